@@ -1,0 +1,78 @@
+"""SemEval-2021 Task 6 multilabel files (ST1 and ST3): reading and scoring.
+
+Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and the metric
+(micro/macro-F1 with ``zero_division=1`` over the subtask's class list); only the list differs.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, List, Sequence, Tuple
+
+from .multilabel import count_classes, micro_macro
+from .options import Options
+from .problems import Problems
+from .readers import load_json, read_text, record_where
+from .records import check_duplicates, check_id_sets, label_problem, list_of_objects, string_id
+from .result import TrackResult
+
+LabelSets = List[Tuple[str, FrozenSet[str]]]  # (id, labels) in file order
+
+
+def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int,
+                    problems: Problems) -> LabelSets:
+    """(id, set of labels) per record; every problem goes to ``problems``."""
+    value = load_json(read_text(path, name, max_bytes), name)
+    known = frozenset(classes)
+    records: LabelSets = []
+    for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
+        identifier = string_id(record, index, problems)
+        where = record_where(index, record)
+        if "labels" not in record:
+            problems.add(where, "missing field 'labels' (use [] for no technique)")
+            continue
+        labels = record["labels"]
+        if not isinstance(labels, list):
+            problems.add(where, "field 'labels' must be a list of technique names")
+            continue
+        bad = [label for label in labels if not isinstance(label, str) or label not in known]
+        for label in bad[:3]:
+            problems.add(where + ", field 'labels'", label_problem(label, classes))
+        if identifier is not None and not bad:
+            records.append((identifier, frozenset(labels)))
+    check_duplicates(((identifier, "record %d" % (i + 1)) for i, (identifier, _) in enumerate(records)),
+                     problems)
+    return records
+
+
+def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str],
+                     gold_path: str, submission_path: str, name: str, options: Options) -> TrackResult:
+    gold_problems = Problems(name)
+    gold = read_label_file(gold_path, name, classes, 1 << 62, gold_problems)
+    gold_problems.raise_as_reference_error()
+
+    problems = Problems(name)
+    submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems)
+    problems.raise_if_any()
+    predicted: Dict[str, FrozenSet[str]] = dict(submitted)
+    check_id_sets([identifier for identifier, _ in gold], predicted, problems, "meme ids")
+    problems.raise_if_any()
+
+    counts = count_classes(((labels, predicted[identifier]) for identifier, labels in gold), classes)
+    scores = micro_macro(counts, classes)
+    return TrackResult(
+        track=track,
+        title=title,
+        scores={prefix + "_f1_micro": scores.micro_f1, prefix + "_f1_macro": scores.macro_f1},
+        details={
+            "memes": len(gold),
+            "gold labels": sum(len(labels) for _, labels in gold),
+            "predicted labels": sum(len(labels) for labels in predicted.values()),
+            "micro precision": scores.micro_precision,
+            "micro recall": scores.micro_recall,
+        },
+        table=scores.rows,
+        table_note="Per class, scikit-learn semantics with zero_division=1: a technique absent from "
+                   "gold and predictions scores 1.0 and counts in the macro average.",
+        private=[{"id": identifier, "gold": sorted(labels), "predicted": sorted(predicted[identifier])}
+                 for identifier, labels in gold],
+    )

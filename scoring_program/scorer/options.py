@@ -1,0 +1,75 @@
+"""Per-competition settings of the scoring program.
+
+Organisers set them in ``scoring_program/scoring_config.json`` (all phases) and may override
+them per phase with a ``scoring_config.json`` in that phase's reference data. Unknown keys are an
+error, so a misspelt setting never silently does nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, fields, replace
+from typing import Any, Dict
+
+from .problems import ReferenceDataError
+
+CONFIG_NAME = "scoring_config.json"
+
+
+@dataclass(frozen=True)
+class Options:
+    # Overlapping predicted spans of one technique in one document: an error (as the NLP4IF scorer
+    # without -m) or merged into their union (as with -m). Same for both span tracks.
+    merge_overlapping_predictions: bool = False
+    # Per-technique tables: "correct" recall (recall sum / gold count) or "official", the
+    # published scorers' variant that divides the *precision* sum by the gold count.
+    per_technique_recall: str = "correct"
+    # FLC only: ignore techniques (the official -f "fragments only" mode).
+    flc_ignore_techniques: bool = False
+    # The largest submitted file read, in bytes.
+    max_file_bytes: int = 200 * 1024 * 1024
+    # nlu: the longest answer (q' or r'), in tokens, when the test input is not in ref/.
+    nlu_max_answer_tokens: int = 5000
+    # The most spans one document may have in a submission (per track).
+    max_spans_per_document: int = 10000
+
+
+def _check(options: Options, source: str) -> Options:
+    if options.per_technique_recall not in ("correct", "official"):
+        raise ReferenceDataError(["%s: per_technique_recall must be \"correct\" or \"official\"" % source])
+    for name in ("merge_overlapping_predictions", "flc_ignore_techniques"):
+        if not isinstance(getattr(options, name), bool):
+            raise ReferenceDataError(["%s: %s must be true or false" % (source, name)])
+    for name in ("max_file_bytes", "nlu_max_answer_tokens", "max_spans_per_document"):
+        value = getattr(options, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise ReferenceDataError(["%s: %s must be a positive integer" % (source, name)])
+    return options
+
+
+def _overrides(path: str) -> Dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            values = json.load(handle)
+    except (OSError, ValueError) as error:
+        raise ReferenceDataError(["%s: cannot read the settings (%s)" % (path, error)]) from None
+    if not isinstance(values, dict):
+        raise ReferenceDataError(["%s: expected a JSON object of settings" % path])
+    known = {f.name for f in fields(Options)}
+    unknown = sorted(set(values) - known - {"_comment"})
+    if unknown:
+        raise ReferenceDataError(["%s: unknown setting %s; known settings: %s"
+                                  % (path, ", ".join(unknown), ", ".join(sorted(known)))])
+    values.pop("_comment", None)
+    return values
+
+
+def load_options(program_dir: str, reference_dir: str) -> Options:
+    """Defaults, then the program's settings file, then the phase's (each optional)."""
+    options = Options()
+    for folder in (program_dir, reference_dir):
+        path = os.path.join(folder, CONFIG_NAME)
+        if os.path.isfile(path):
+            options = _check(replace(options, **_overrides(path)), path)
+    return options

@@ -1,0 +1,123 @@
+"""Problems found in a submission or in the reference data, reported as one line each.
+
+A participant only ever sees stderr on the platform, so every problem is a line of the form
+``<file>: <where>: <what was expected>``. Messages about the *submission* may quote what the
+participant wrote (it is theirs); messages about the *reference data* never quote it, because
+stderr is public and the gold is not.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+# How many problem lines reach stderr; the rest is counted ("and N more problems").
+MAX_REPORTED = 20
+
+
+class Problems:
+    """An ordered collection of problem lines for one file."""
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.entries: List[Tuple[str, str]] = []  # (where, what)
+
+    def add(self, where: str, what: str) -> None:
+        self.entries.append((where, what))
+
+    @property
+    def lines(self) -> List[str]:
+        return [_line(self.filename, where, what) for where, what in self.entries]
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def raise_if_any(self) -> None:
+        if self.entries:
+            raise SubmissionError(self.lines)
+
+    def raise_as_reference_error(self) -> None:
+        """For gold files: public lines say where, never what (the message could quote gold)."""
+        if self.entries:
+            public = [_line("reference data " + self.filename, where,
+                            "invalid (details in the organisers' private output)")
+                      for where, _ in self.entries]
+            raise ReferenceDataError(public, self.lines)
+
+
+def _line(filename: str, where: str, what: str) -> str:
+    return "%s: %s: %s" % (filename, where, what) if where else "%s: %s" % (filename, what)
+
+
+class SubmissionError(Exception):
+    """The submission cannot be scored; ``lines`` say why (already prefixed with the file name)."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        super().__init__(lines[0] if lines else "invalid submission")
+        self.lines = list(lines)
+
+
+class ReferenceDataError(Exception):
+    """The reference data (gold) of a phase is broken: an organiser problem, never a participant's.
+
+    ``public`` lines (stderr) name the file and the place but never the gold content; ``private``
+    lines (``output/private/``) say what is wrong.
+    """
+
+    def __init__(self, public: Sequence[str], private: Sequence[str] = ()) -> None:
+        super().__init__(public[0] if public else "invalid reference data")
+        self.public = list(public)
+        self.private = list(private) or list(public)
+
+
+def fail(filename: str, where: str, what: str) -> SubmissionError:
+    """One-problem shortcut: ``raise fail("x.json", "line 3", "expected ...")``."""
+    return SubmissionError([_line(filename, where, what)])
+
+
+def capped(lines: Sequence[str], limit: int = MAX_REPORTED) -> List[str]:
+    """The first ``limit`` lines, then one line counting the rest."""
+    lines = list(lines)
+    if len(lines) <= limit:
+        return lines
+    rest = len(lines) - limit
+    return lines[:limit] + ["... and %d more problem%s" % (rest, "" if rest == 1 else "s")]
+
+
+def did_you_mean(value: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'Loaded Language'?)`` for a near miss, else an empty string."""
+    choices = list(choices)
+    folded = {c.casefold().replace("_", " "): c for c in choices}
+    key = str(value).casefold().replace("_", " ").strip()
+    if key in folded:
+        return " (did you mean %r?)" % folded[key]
+    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.75)
+    return " (did you mean %r?)" % folded[close[0]] if close else ""
+
+
+def describe(value: object) -> str:
+    """A short, safe description of a submitted JSON value for an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean (%s)" % ("true" if value else "false")
+    if isinstance(value, int):
+        text = str(value) if abs(value) < 10 ** 30 else "a %d-digit integer" % len(str(abs(value)))
+        return "the integer %s" % text
+    if isinstance(value, float):
+        return "the number %r" % value
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return "the string %r" % shown
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def plural(n: int, word: str, words: Optional[str] = None) -> str:
+    return "%d %s" % (n, word if n == 1 else (words or word + "s"))

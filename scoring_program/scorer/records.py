@@ -1,0 +1,99 @@
+"""Shared checks for files made of records keyed by an id: list shape, ids, alignment with gold."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, List, Sequence, Tuple
+
+from .problems import Problems, ReferenceDataError, did_you_mean
+from .readers import record_where
+
+# How many ids a "missing ids" / "unknown ids" line lists before it says "and N more".
+MAX_IDS_LISTED = 10
+
+
+def list_of_objects(value: Any, problems: Problems, what: str) -> List[Tuple[int, Dict[str, Any]]]:
+    """(index, record) for each element of a JSON list of objects; problems for anything else."""
+    if not isinstance(value, list):
+        kind = "an object" if isinstance(value, dict) else type(value).__name__
+        problems.add("top level", "expected a JSON list of %s, found %s" % (what, kind))
+        return []
+    records = []
+    for index, record in enumerate(value):
+        if not isinstance(record, dict):
+            problems.add(record_where(index, record), "expected an object with \"id\" and \"labels\"")
+        else:
+            records.append((index, record))
+    return records
+
+
+def string_id(record: Dict[str, Any], index: int, problems: Problems, field: str = "id") -> Any:
+    """The record's id if it is a non-empty string, else a problem and None."""
+    if field not in record:
+        problems.add(record_where(index, record, field), "missing field %r" % field)
+        return None
+    value = record[field]
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        problems.add(record_where(index, record, field), "field %r must be a string" % field)
+        return None
+    if isinstance(value, int):
+        problems.add(record_where(index, record, field),
+                     "field %r must be a string (write \"%d\", not %d)" % (field, value, value))
+        return None
+    if not value:
+        problems.add(record_where(index, record, field), "field %r is empty" % field)
+        return None
+    return value
+
+
+def check_duplicates(ids_with_places: Iterable[Tuple[str, str]], problems: Problems) -> None:
+    """A problem for every id seen twice; ``ids_with_places`` yields (id, where)."""
+    first_place: Dict[str, str] = {}
+    for identifier, where in ids_with_places:
+        if identifier in first_place:
+            problems.add(where, "duplicate id %r (first at %s); give each id once"
+                         % (identifier, first_place[identifier]))
+        else:
+            first_place[identifier] = where
+
+
+def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problems: Problems,
+                  noun: str = "ids", allow_extra: bool = False) -> List[str]:
+    """Report missing ids (and unknown ones unless ``allow_extra``); return the unknown ids.
+
+    Listing ids is safe: the public inputs already show every id of the phase.
+    """
+    submitted = set(submitted_ids)
+    gold = set(gold_ids)
+    missing = [identifier for identifier in gold_ids if identifier not in submitted]
+    unknown = sorted(submitted - gold, key=_natural_key)
+    if missing:
+        problems.add("", "%d of the %d %s of this phase are missing: %s"
+                     % (len(missing), len(gold), noun, _listing(missing)))
+    if unknown and not allow_extra:
+        problems.add("", "%d %s are not in this phase: %s"
+                     % (len(unknown), noun, _listing(unknown)))
+    return unknown
+
+
+def _listing(ids: Sequence[str]) -> str:
+    shown = ", ".join(repr(i) for i in ids[:MAX_IDS_LISTED])
+    if len(ids) > MAX_IDS_LISTED:
+        shown += " and %d more" % (len(ids) - MAX_IDS_LISTED)
+    return shown
+
+
+def _natural_key(identifier: str) -> Tuple[int, str]:
+    return (len(identifier), identifier)
+
+
+def label_problem(label: Any, classes: Sequence[str]) -> str:
+    """The message for a label that is not one of ``classes``."""
+    if not isinstance(label, str):
+        return "labels must be strings"
+    return "unknown technique %r%s" % (label if len(label) <= 60 else label[:57] + "...",
+                                       did_you_mean(label, classes))
+
+
+def reference_error(filename: str, where: str, what: str) -> ReferenceDataError:
+    """An error in the gold. Never include gold content in ``what``."""
+    return ReferenceDataError(["reference data %s: %s: %s" % (filename, where, what)])

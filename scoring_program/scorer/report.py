@@ -1,0 +1,137 @@
+"""Writing what the platforms read: scores.txt, scores.json, detailed_results.html, private details.
+
+scores.txt: one ``key: value`` line per score, ASCII, fixed-point (Codalab v1.5 splits each line on
+its one colon and calls float(); Codabench parses the file as YAML, where ``1e-05`` would be a
+string). Values are written with every digit needed to read back the same float, and at least
+nine decimals.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+from decimal import Decimal
+from typing import Dict, List, Sequence
+
+from .registry import LOWER_IS_BETTER
+from .result import TrackResult
+
+MIN_DECIMALS = 9
+
+
+def fixed_point(value: float) -> str:
+    """The shortest fixed-point text that reads back as ``value``, with at least 9 decimals.
+
+    >>> fixed_point(0.5), fixed_point(1e-05), fixed_point(0.0449438202247191)
+    ('0.500000000', '0.000010000', '0.0449438202247191')
+    """
+    if not math.isfinite(value):
+        raise ValueError("scores must be finite, got %r" % value)
+    text = format(Decimal(repr(float(value))), "f")
+    if "." not in text:
+        text += "."
+    decimals = len(text) - text.index(".") - 1
+    if decimals < MIN_DECIMALS:
+        text += "0" * (MIN_DECIMALS - decimals)
+    if text.startswith("-") and float(text) == 0.0:
+        text = text[1:]
+    return text
+
+
+def collect_scores(results: Sequence[TrackResult]) -> Dict[str, float]:
+    scores: Dict[str, float] = {}
+    for result in results:
+        for key, value in result.scores.items():
+            scores[key] = float(value)
+    return scores
+
+
+def write_scores(output_dir: str, scores: Dict[str, float]) -> None:
+    lines = ["%s: %s\n" % (key, fixed_point(value)) for key, value in scores.items()]
+    with open(os.path.join(output_dir, "scores.txt"), "w", encoding="ascii", newline="\n") as handle:
+        handle.writelines(lines)
+    with open(os.path.join(output_dir, "scores.json"), "w", encoding="ascii", newline="\n") as handle:
+        json.dump(scores, handle, indent=1, allow_nan=False)
+        handle.write("\n")
+
+
+def write_private(output_dir: str, results: Sequence[TrackResult], extra_lines: Sequence[str]) -> None:
+    """Per-item details (which reveal gold) for the organisers only: ``output/private/``."""
+    private = os.path.join(output_dir, "private")
+    os.makedirs(private, exist_ok=True)
+    for result in results:
+        path = os.path.join(private, "%s_items.jsonl" % result.track)
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            for item in result.private:
+                handle.write(json.dumps(item, ensure_ascii=False, sort_keys=True) + "\n")
+    if extra_lines:
+        with open(os.path.join(private, "problems.txt"), "w", encoding="utf-8", newline="\n") as handle:
+            handle.write("\n".join(extra_lines) + "\n")
+
+
+_STYLE = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5em;color:#1b1f23;max-width:70em}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
+table{border-collapse:collapse;margin:.6em 0}th,td{padding:.25em .7em;text-align:right;border-bottom:1px solid #eaeef2}
+th:first-child,td:first-child{text-align:left}th{background:#f6f8fa}
+td.bar{width:14em;text-align:left}.bar span{display:inline-block;height:.8em;background:#2f81f7;vertical-align:middle}
+.bar span.over{background:#cf222e}.note{color:#57606a;font-size:.9em}.key{font-family:monospace}
+"""
+
+
+def _bar(value: float) -> str:
+    width = max(0.0, min(value, 1.0)) * 100
+    over = " over" if value > 1.0 else ""
+    return '<td class="bar"><span class="%s" style="width:%.1f%%"></span></td>' % (over.strip(), width)
+
+
+def _number(value: float) -> str:
+    if isinstance(value, int):
+        return str(value)
+    return "%.6f" % value
+
+
+def render_html(results: Sequence[TrackResult], problems: Sequence[str]) -> str:
+    e = html.escape
+    parts: List[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+                        "<title>Detailed results</title><style>%s</style></head><body>" % _STYLE,
+                        "<h1>Detailed results</h1>"]
+    if problems:
+        parts.append("<h2>Problems</h2><ul>")
+        parts.extend("<li>%s</li>" % e(line) for line in problems)
+        parts.append("</ul>")
+    if not results:
+        parts.append('<p class="note">No track was scored.</p>')
+    for result in results:
+        parts.append('<h2 id="%s">%s</h2>' % (e(result.track), e(result.title)))
+        parts.append("<table><tr><th>score</th><th>value</th></tr>")
+        for key, value in result.scores.items():
+            direction = " (lower is better)" if key in LOWER_IS_BETTER else ""
+            parts.append('<tr><td class="key">%s%s</td><td>%s</td></tr>' % (e(key), e(direction), _number(value)))
+        parts.append("</table>")
+        if result.details:
+            parts.append("<table><tr><th>detail</th><th>value</th></tr>")
+            for label, value in result.details.items():
+                parts.append("<tr><td>%s</td><td>%s</td></tr>" % (e(label), _number(value)))
+            parts.append("</table>")
+        for note in result.notes:
+            parts.append('<p class="note">%s</p>' % e(note))
+        if result.table:
+            parts.append("<table><tr><th>technique</th><th>P</th><th>R</th><th>F1</th><th>F1</th>"
+                         "<th>gold</th><th>predicted</th></tr>")
+            for row in result.table:
+                parts.append("<tr><td>%s</td><td>%.4f</td><td>%.4f</td><td>%.4f</td>%s<td>%d</td><td>%d</td></tr>"
+                             % (e(row.label), row.precision, row.recall, row.f1, _bar(row.f1),
+                                row.gold, row.predicted))
+            parts.append("</table>")
+            if result.table_note:
+                parts.append('<p class="note">%s</p>' % e(result.table_note))
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def write_html(output_dir: str, results: Sequence[TrackResult], problems: Sequence[str]) -> None:
+    with open(os.path.join(output_dir, "detailed_results.html"), "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(render_html(results, problems))

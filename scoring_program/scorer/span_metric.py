@@ -1,0 +1,179 @@
+"""Partial-overlap precision, recall and F1 over labelled spans (SemEval-2021 T6 ST2, NLP4IF FLC).
+
+Statistics are computed per document and technique (``SpanCounts``), then aggregated: the headline
+numbers, the per-technique table and any resampling are sums of the same statistics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from .result import TechniqueRow, TrackResult
+from .spans import Span, first_overlap, merge_overlapping, overlap_sums
+
+# document id -> technique -> spans
+SpansByDocument = Mapping[str, Mapping[str, Sequence[Span]]]
+
+
+@dataclass
+class SpanCounts:
+    """Sufficient statistics of the partial-overlap measure for any group of spans."""
+
+    precision_sum: float = 0.0  # Σ |p∩g| / |p| over same-technique pairs
+    recall_sum: float = 0.0  # Σ |p∩g| / |g| over same-technique pairs
+    predicted: int = 0  # number of predicted spans
+    gold: int = 0  # number of gold spans
+
+    def add(self, other: "SpanCounts") -> None:
+        self.precision_sum += other.precision_sum
+        self.recall_sum += other.recall_sum
+        self.predicted += other.predicted
+        self.gold += other.gold
+
+
+def document_statistics(gold: SpansByDocument, predicted: SpansByDocument,
+                        documents: Iterable[str]) -> Dict[str, Dict[str, SpanCounts]]:
+    """Per document (in the order given), per technique: the span counts."""
+    statistics: Dict[str, Dict[str, SpanCounts]] = {}
+    for document in documents:
+        gold_by_technique = gold.get(document, {})
+        predicted_by_technique = predicted.get(document, {})
+        per_technique: Dict[str, SpanCounts] = {}
+        for technique in _union_in_order(gold_by_technique, predicted_by_technique):
+            gold_spans = gold_by_technique.get(technique, ())
+            predicted_spans = predicted_by_technique.get(technique, ())
+            precision_sum, recall_sum = overlap_sums(predicted_spans, gold_spans)
+            per_technique[technique] = SpanCounts(precision_sum, recall_sum,
+                                                  len(predicted_spans), len(gold_spans))
+        statistics[document] = per_technique
+    return statistics
+
+
+def _union_in_order(first: Mapping[str, object], second: Mapping[str, object]) -> List[str]:
+    keys = list(first)
+    keys.extend(key for key in second if key not in first)
+    return keys
+
+
+def totals(statistics: Mapping[str, Mapping[str, SpanCounts]],
+           techniques: Sequence[str]) -> Tuple[SpanCounts, Dict[str, SpanCounts]]:
+    """(all techniques pooled, per technique) summed over documents."""
+    overall = SpanCounts()
+    by_technique = {technique: SpanCounts() for technique in techniques}
+    for per_technique in statistics.values():
+        for technique, counts in per_technique.items():
+            overall.add(counts)
+            by_technique.setdefault(technique, SpanCounts()).add(counts)
+    return overall, by_technique
+
+
+def precision_recall_f1(counts: SpanCounts) -> Tuple[float, float, float]:
+    """The official micro formula: P = Psum/|S|, R = Rsum/|T|; F1 = 1 when both sides are empty.
+
+    >>> precision_recall_f1(SpanCounts(1.0, 0.5, 1, 1))
+    (1.0, 0.5, 0.6666666666666666)
+    >>> precision_recall_f1(SpanCounts())
+    (0.0, 0.0, 1.0)
+    """
+    return _prf(counts.precision_sum, counts.recall_sum, counts.predicted, counts.gold)
+
+
+def official_technique_prf(counts: SpanCounts) -> Tuple[float, float, float]:
+    """The official per-technique variant: its "recall" divides the *precision* sum by |T_l|."""
+    return _prf(counts.precision_sum, counts.precision_sum, counts.predicted, counts.gold)
+
+
+def _prf(precision_sum: float, recall_sum: float, predicted: int, gold: int) -> Tuple[float, float, float]:
+    precision = precision_sum / predicted if predicted else 0.0
+    recall = recall_sum / gold if gold else 0.0
+    if precision > 0 and recall > 0:
+        f1 = 2 * precision * recall / (precision + recall)
+    elif predicted == 0 and gold == 0:
+        f1 = 1.0
+    else:
+        f1 = 0.0
+    return precision, recall, f1
+
+
+def technique_rows(by_technique: Mapping[str, SpanCounts], techniques: Sequence[str],
+                   official_recall: bool) -> List[TechniqueRow]:
+    """One table row per technique, in list order."""
+    prf = official_technique_prf if official_recall else precision_recall_f1
+    rows = []
+    for technique in techniques:
+        counts = by_technique.get(technique, SpanCounts())
+        precision, recall, f1 = prf(counts)
+        rows.append(TechniqueRow(technique, precision, recall, f1, counts.gold, counts.predicted))
+    return rows
+
+
+def offset_problem(start: object, end: object, text_length: Optional[int]) -> str:
+    """Why (start, end) is not a valid span of a text of ``text_length`` characters ('' if it is).
+
+    Offsets are 0-based code-point indices, ``end`` exclusive: 0 <= start < end <= len(text).
+    """
+    for field, value in (("start", start), ("end", end)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            return "%s must be an integer character offset" % field
+    if start < 0 or end < 0:  # type: ignore[operator]
+        return "start and end must be non-negative (found %s, %s)" % (_short(start), _short(end))
+    if start >= end:  # type: ignore[operator]
+        return "end must be greater than start (found start=%s, end=%s)" % (_short(start), _short(end))
+    if text_length is not None and end > text_length:  # type: ignore[operator]
+        return "end=%s is beyond the end of the text (%d characters)" % (_short(end), text_length)
+    return ""
+
+
+def _short(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 24 else "%s...(%d digits)" % (text[:12], len(text.lstrip("-")))
+
+
+def resolve_overlaps(spans_by_technique: Dict[str, List[Span]], merge: bool,
+                     ) -> Tuple[Dict[str, List[Span]], List[Tuple[str, Span, Span]]]:
+    """Merge same-technique overlaps (``merge``) or list them as (technique, span, span) problems."""
+    if merge:
+        return {technique: merge_overlapping(spans) for technique, spans in spans_by_technique.items()}, []
+    overlaps = []
+    for technique, spans in spans_by_technique.items():
+        pair = first_overlap(spans)
+        if pair is not None:
+            overlaps.append((technique, pair[0], pair[1]))
+    return dict(spans_by_technique), overlaps
+
+
+def span_track_result(track: str, title: str, prefix: str, gold: SpansByDocument,
+                      predicted: SpansByDocument, documents: Sequence[str],
+                      techniques: Sequence[str], official_recall: bool, noun: str) -> TrackResult:
+    """Headline P/R/F1 (keys ``<prefix>_f1``, ``_precision``, ``_recall``), table and details."""
+    statistics = document_statistics(gold, predicted, documents)
+    overall, by_technique = totals(statistics, techniques)
+    precision, recall, f1 = precision_recall_f1(overall)
+    table = technique_rows(by_technique, techniques, official_recall) if techniques else None
+    note = ("Per technique, official variant: 'recall' is the precision sum over the gold count, "
+            "as in the published scorers (it can exceed 1)." if official_recall else
+            "Per technique: P = precision sum / predicted spans, R = recall sum / gold spans; "
+            "a technique absent from both sides has F1 = 1.")
+    private = []
+    for document, per_technique in statistics.items():
+        for technique, counts in per_technique.items():
+            private.append({noun: document, "technique": technique,
+                            "precision_sum": counts.precision_sum, "recall_sum": counts.recall_sum,
+                            "predicted": counts.predicted, "gold": counts.gold,
+                            "gold_spans": [list(s) for s in gold.get(document, {}).get(technique, ())]})
+    return TrackResult(
+        track=track,
+        title=title,
+        scores={prefix + "_f1": f1, prefix + "_precision": precision, prefix + "_recall": recall},
+        details={
+            noun + "s": len(documents),
+            "gold spans": overall.gold,
+            "predicted spans": overall.predicted,
+            "precision sum": overall.precision_sum,
+            "recall sum": overall.recall_sum,
+        },
+        table=table,
+        table_note=note,
+        private=private,
+    )

@@ -1,0 +1,109 @@
+"""Finding the participant's files in ``res/`` as people actually zip them.
+
+- one wrapping folder (zipped the folder instead of its contents): descend, and say so;
+- ``__MACOSX/``, ``.DS_Store``, ``._*`` and similar junk: ignore;
+- the same file name at two depths: an error (we would have to guess which one counts);
+- no known file at all: an error listing the expected names, with a guess for misnamed files.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Sequence
+
+from .problems import SubmissionError
+
+JUNK_NAMES = frozenset({"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini", ".ipynb_checkpoints",
+                        "metadata"})  # v1.5 writes res/metadata after a prediction step
+
+
+def is_junk(name: str) -> bool:
+    return name in JUNK_NAMES or name.startswith("._") or name.startswith(".~")
+
+
+@dataclass
+class Submission:
+    files: Dict[str, str] = field(default_factory=dict)  # expected file name -> path
+    notices: List[str] = field(default_factory=list)  # printed on stdout
+
+
+def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
+    """The submitted file of each track of this phase; ``tracks`` are the phase's tracks."""
+    from .registry import BY_FILE
+
+    expected = [track.filename for track in tracks]
+    submission = Submission()
+    if not os.path.isdir(res_dir):
+        raise SubmissionError(["res/: the submission is empty; expected one or more of: %s"
+                               % ", ".join(expected)])
+    base = res_dir
+    entries = _visible(base)
+    while not any(name in BY_FILE for name in entries):
+        folders = [name for name in entries if os.path.isdir(os.path.join(base, name))]
+        if len(entries) == 1 and len(folders) == 1:
+            base = os.path.join(base, folders[0])
+            submission.notices.append("the submission wraps its files in the folder %r; reading "
+                                      "the files inside it" % os.path.relpath(base, res_dir))
+            entries = _visible(base)
+        else:
+            break
+
+    problems: List[str] = []
+    for name in entries:
+        path = os.path.join(base, name)
+        if name in BY_FILE:
+            if name not in expected:
+                submission.notices.append("%s: ignored, this phase has no reference data for track %s"
+                                          % (name, BY_FILE[name].name))
+            elif os.path.isdir(path):
+                problems.append("%s: expected a file, found a folder" % name)
+            else:
+                submission.files[name] = path
+        elif os.path.isdir(path):
+            for inner in _visible(path):
+                if inner in BY_FILE and base == res_dir and inner in entries:
+                    problems.append("%s: found both %s and %s/%s; keep only one"
+                                    % (inner, inner, name, inner))
+                elif inner in BY_FILE:
+                    submission.notices.append("%s/%s: ignored; put %s at the top level of the zip"
+                                              % (name, inner, inner))
+        else:
+            guess = _guess(name, expected)
+            submission.notices.append("%s: ignored (not a file name of this competition)%s"
+                                      % (name, "; " + guess if guess else ""))
+    if problems:
+        raise SubmissionError(problems)
+    if not submission.files:
+        found = ", ".join(entries[:10]) if entries else "nothing"
+        hints = [_guess(name, expected) for name in entries if name not in BY_FILE]
+        hints = [hint for hint in hints if hint]
+        raise SubmissionError(["res/: no file of this phase was found (found: %s); expected one or "
+                               "more of: %s" % (found, ", ".join(expected))] + ["res/: " + h for h in hints])
+    return submission
+
+
+def _visible(folder: str) -> List[str]:
+    return sorted(name for name in os.listdir(folder) if not is_junk(name))
+
+
+_SUBTASK = re.compile(r"(?:task|st|subtask)[ _-]?([123])", re.IGNORECASE)
+
+
+def _guess(name: str, expected: Sequence[str]) -> str:
+    """``found task2.json; expected semeval2021_t6_st2.json`` when a guess is reasonable."""
+    stem, extension = os.path.splitext(name.lower())
+    same_extension = [e for e in expected if e.endswith(extension)] if extension else []
+    match = _SUBTASK.search(stem)
+    if match and extension == ".json":
+        candidates = [e for e in same_extension if e.endswith("st%s.json" % match.group(1))]
+        if candidates:
+            return "found %s; expected %s" % (name, candidates[0])
+    close = difflib.get_close_matches(name.lower(), expected, n=1, cutoff=0.5)
+    if close:
+        return "found %s; expected %s" % (name, close[0])
+    if len(same_extension) == 1:
+        return "found %s; expected %s" % (name, same_extension[0])
+    return ""

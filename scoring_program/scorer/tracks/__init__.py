@@ -1,0 +1,1 @@
+"""One module per track; each exposes ``score(gold_path, submission_path, name, options, reference_dir)``."""

@@ -1,0 +1,20 @@
+"""Track ``t6_st1``: SemEval-2021 Task 6 subtask 1, persuasion techniques in the text of memes.
+
+Multilabel classification over 20 techniques; micro-F1 (official ranking) and macro-F1, both with
+scikit-learn's ``zero_division=1``. Metric card: ``t6_st1.md`` beside this file.
+"""
+
+from __future__ import annotations
+
+from ..meme_multilabel import score_multilabel
+from ..options import Options
+from ..result import TrackResult
+from ..techniques import SEMEVAL2021_T6_ST1_ST2
+
+TITLE = "SemEval-2021 Task 6, subtask 1: techniques in meme text"
+
+
+def score(gold_path: str, submission_path: str, name: str, options: Options,
+          reference_dir: str) -> TrackResult:
+    return score_multilabel("t6_st1", TITLE, "t6_st1", SEMEVAL2021_T6_ST1_ST2,
+                            gold_path, submission_path, name, options)

@@ -1,0 +1,109 @@
+"""Track ``t6_st2``: SemEval-2021 Task 6 subtask 2, technique + character span in meme text.
+
+Partial-overlap precision/recall/F1 summed over all (prediction, gold) pairs of one technique in
+one meme, exactly as the official ``task-2-semeval21_scorer.py``. Metric card: ``t6_st2.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..options import Options
+from ..problems import Problems
+from ..readers import load_json, read_text, record_where
+from ..records import check_duplicates, check_id_sets, label_problem, list_of_objects, string_id
+from ..result import TrackResult
+from ..span_metric import offset_problem, resolve_overlaps, span_track_result
+from ..spans import Span
+from ..techniques import SEMEVAL2021_T6_ST1_ST2
+
+TITLE = "SemEval-2021 Task 6, subtask 2: techniques and their spans in meme text"
+TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
+
+Memes = Dict[str, Dict[str, List[Span]]]  # meme id -> technique -> spans
+
+
+def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
+               text_lengths: Optional[Dict[str, int]], max_spans: int
+               ) -> Tuple[List[str], Memes, Dict[str, int]]:
+    """(ids in file order, spans per meme and technique, text length per meme).
+
+    With ``text_lengths`` None the file is gold: ``text`` is required and bounds the offsets.
+    Otherwise the offsets are checked against the gold text of the same meme.
+    """
+    is_gold = text_lengths is None
+    value = load_json(read_text(path, name, max_bytes), name)
+    known = frozenset(TECHNIQUES)
+    order: List[str] = []
+    memes: Memes = {}
+    lengths: Dict[str, int] = {}
+    for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
+        where = record_where(index, record)
+        identifier = string_id(record, index, problems)
+        length: Optional[int] = None
+        if is_gold:
+            text = record.get("text")
+            if not isinstance(text, str):
+                problems.add(where, "field 'text' must be a string")
+            else:
+                length = len(text)
+        elif identifier is not None and text_lengths is not None:
+            length = text_lengths.get(identifier)
+        labels = record.get("labels")
+        if not isinstance(labels, list):
+            problems.add(where, "missing field 'labels' (a list of {\"technique\", \"start\", \"end\"}; "
+                                "[] for none)" if "labels" not in record else
+                         "field 'labels' must be a list of {\"technique\", \"start\", \"end\"}")
+            continue
+        if len(labels) > max_spans:
+            problems.add(where, "%d spans; at most %d per meme are accepted" % (len(labels), max_spans))
+            continue
+        spans: Dict[str, List[Span]] = {}
+        for number, label in enumerate(labels, start=1):
+            problem = _span_problem(label, known, length)
+            if problem:
+                problems.add("%s, label %d" % (where, number), problem)
+            else:
+                spans.setdefault(label["technique"], []).append((label["start"], label["end"]))
+        if identifier is not None:
+            order.append(identifier)
+            memes[identifier] = spans
+            if length is not None:
+                lengths[identifier] = length
+    check_duplicates(((identifier, "record %d" % (i + 1)) for i, identifier in enumerate(order)), problems)
+    return order, memes, lengths
+
+
+def _span_problem(label: Any, known: frozenset, text_length: Optional[int]) -> str:
+    if not isinstance(label, dict):
+        return "expected an object {\"technique\", \"start\", \"end\"}"
+    missing = [field for field in ("technique", "start", "end") if field not in label]
+    if missing:
+        return "missing field %s" % ", ".join(repr(field) for field in missing)
+    if label["technique"] not in known:
+        return label_problem(label["technique"], TECHNIQUES)
+    return offset_problem(label["start"], label["end"], text_length)
+
+
+def score(gold_path: str, submission_path: str, name: str, options: Options,
+          reference_dir: str) -> TrackResult:
+    gold_problems = Problems(name)
+    gold_order, gold, lengths = read_memes(gold_path, name, 1 << 62, gold_problems, None, 1 << 62)
+    gold_problems.raise_as_reference_error()
+
+    problems = Problems(name)
+    order, predicted, _ = read_memes(submission_path, name, options.max_file_bytes, problems,
+                                     lengths, options.max_spans_per_document)
+    problems.raise_if_any()
+    check_id_sets(gold_order, order, problems, "meme ids")
+    for identifier in order:
+        predicted[identifier], overlaps = resolve_overlaps(predicted[identifier],
+                                                           options.merge_overlapping_predictions)
+        for technique, first, second in overlaps:
+            problems.add("meme %r" % identifier,
+                         "two %r spans overlap, [%d, %d) and [%d, %d); predict one span per "
+                         "fragment (or ask the organisers about merge_overlapping_predictions)"
+                         % (technique, first[0], first[1], second[0], second[1]))
+    problems.raise_if_any()
+    return span_track_result("t6_st2", TITLE, "t6_st2", gold, predicted, gold_order, TECHNIQUES,
+                             options.per_technique_recall == "official", "meme")

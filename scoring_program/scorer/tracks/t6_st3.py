@@ -1,0 +1,21 @@
+"""Track ``t6_st3``: SemEval-2021 Task 6 subtask 3, persuasion techniques in the whole meme.
+
+Multilabel classification over 22 techniques (the 20 of subtask 1 plus "Transfer" and
+"Appeal to (Strong) Emotions"); micro-F1 (official ranking) and macro-F1 with ``zero_division=1``.
+Metric card: ``t6_st3.md`` beside this file.
+"""
+
+from __future__ import annotations
+
+from ..meme_multilabel import score_multilabel
+from ..options import Options
+from ..result import TrackResult
+from ..techniques import SEMEVAL2021_T6_ST3
+
+TITLE = "SemEval-2021 Task 6, subtask 3: techniques in the whole meme"
+
+
+def score(gold_path: str, submission_path: str, name: str, options: Options,
+          reference_dir: str) -> TrackResult:
+    return score_multilabel("t6_st3", TITLE, "t6_st3", SEMEVAL2021_T6_ST3,
+                            gold_path, submission_path, name, options)
