@@ -19,9 +19,10 @@ CONFIG_NAME = "scoring_config.json"
 
 @dataclass(frozen=True)
 class Options:
-    # Overlapping predicted spans of one technique in one document: an error (as the NLP4IF scorer
-    # without -m) or merged into their union (as with -m). Same for both span tracks.
-    merge_overlapping_predictions: bool = False
+    # Predicted spans of one technique that overlap in one document (both span tracks):
+    # "error" (the NLP4IF scorer without -m), "merge" into their union (with -m), or "keep" them
+    # all, as the SemEval-2021 ST2 scorer does (each overlap then counts again: recall can pass 1).
+    overlapping_predictions: str = "error"
     # Per-technique tables: "correct" recall (recall sum / gold count) or "official", the
     # published scorers' variant that divides the *precision* sum by the gold count.
     per_technique_recall: str = "correct"
@@ -36,9 +37,12 @@ class Options:
 
 
 def _check(options: Options, source: str) -> Options:
+    if options.overlapping_predictions not in ("error", "merge", "keep"):
+        raise ReferenceDataError(["%s: overlapping_predictions must be \"error\", \"merge\" or \"keep\""
+                                  % source])
     if options.per_technique_recall not in ("correct", "official"):
         raise ReferenceDataError(["%s: per_technique_recall must be \"correct\" or \"official\"" % source])
-    for name in ("merge_overlapping_predictions", "flc_ignore_techniques"):
+    for name in ("flc_ignore_techniques",):
         if not isinstance(getattr(options, name), bool):
             raise ReferenceDataError(["%s: %s must be true or false" % (source, name)])
     for name in ("max_file_bytes", "nlu_max_answer_tokens", "max_spans_per_document"):

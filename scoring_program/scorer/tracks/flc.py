@@ -21,7 +21,7 @@ from ..problems import Problems
 from ..readers import nonblank_lines, read_text
 from ..records import label_problem
 from ..result import TrackResult
-from ..span_metric import offset_problem, resolve_overlaps, span_track_result
+from ..span_metric import offset_problem, overlap_message, resolve_overlaps, span_track_result
 from ..spans import Span, merge_overlapping
 from ..techniques import NLP4IF2019_FLC
 
@@ -156,12 +156,10 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
             for article, by_technique in gold.items()}
     for article in order:
         predicted[article], overlaps = resolve_overlaps(predicted[article],
-                                                        options.merge_overlapping_predictions)
+                                                        options.overlapping_predictions)
         for technique, first, second in overlaps:
             problems.add("article %r" % article,
-                         "two %r spans overlap, [%d, %d) and [%d, %d); predict one span per "
-                         "fragment (or ask the organisers about merge_overlapping_predictions)"
-                         % (technique, first[0], first[1], second[0], second[1]))
+                         overlap_message(technique, first, second))
     problems.raise_if_any()
     techniques = () if options.flc_ignore_techniques else TECHNIQUES
     result = span_track_result("flc", TITLE, "flc", gold, predicted, gold_order, techniques,

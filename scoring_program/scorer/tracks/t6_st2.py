@@ -13,7 +13,7 @@ from ..problems import Problems
 from ..readers import load_json, read_text, record_where
 from ..records import check_duplicates, check_id_sets, label_problem, list_of_objects, string_id
 from ..result import TrackResult
-from ..span_metric import offset_problem, resolve_overlaps, span_track_result
+from ..span_metric import offset_problem, overlap_message, resolve_overlaps, span_track_result
 from ..spans import Span
 from ..techniques import SEMEVAL2021_T6_ST1_ST2
 
@@ -98,12 +98,10 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     check_id_sets(gold_order, order, problems, "meme ids")
     for identifier in order:
         predicted[identifier], overlaps = resolve_overlaps(predicted[identifier],
-                                                           options.merge_overlapping_predictions)
+                                                           options.overlapping_predictions)
         for technique, first, second in overlaps:
             problems.add("meme %r" % identifier,
-                         "two %r spans overlap, [%d, %d) and [%d, %d); predict one span per "
-                         "fragment (or ask the organisers about merge_overlapping_predictions)"
-                         % (technique, first[0], first[1], second[0], second[1]))
+                         overlap_message(technique, first, second))
     problems.raise_if_any()
     return span_track_result("t6_st2", TITLE, "t6_st2", gold, predicted, gold_order, TECHNIQUES,
                              options.per_technique_recall == "official", "meme")
