@@ -1,0 +1,259 @@
+"""Track ``absita``: EVALITA 2020 ATE_ABSITA, aspect terms, their polarity, and the review score.
+
+- ATE: per review, sets of normalised terms; exact matches, then partial matches (a shared word)
+  among the rest, one-to-one (a maximum matching); pooled over reviews,
+  P = (Σexact + 0.5·ΣPAR) / Σ|S|, R = (Σexact + 0.5·ΣPAR) / Σ|G|, F1 their harmonic mean.
+- ABSA: the same over (term, polarity) pairs; a partial match also needs the same polarity.
+- SA: root mean squared error of the review score (lower is better).
+
+Metric card: ``absita.md`` beside this file.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
+
+from ..options import Options
+from ..problems import Problems, describe
+from ..readers import load_ndjson, read_text
+from ..records import check_duplicates, check_id_sets
+from ..result import TrackResult
+
+TITLE = "EVALITA 2020 ATE_ABSITA: aspect terms, aspect polarity, review score"
+ID_FIELD = "id_sentence"
+_WORD = re.compile(r"\w+")
+
+Polarity = Tuple[int, int]  # [positive, negative]: (1,0) pos, (0,1) neg, (0,0) neutral, (1,1) mixed
+
+
+@dataclass
+class Review:
+    line: int
+    identifier: str
+    aspects: Optional[List[str]] = None
+    polarities: Optional[List[Polarity]] = None
+    score: Optional[float] = None
+
+
+def normalise(term: str) -> str:
+    """Lower-cased, white space collapsed: ``"Mantenere  la Temperatura"`` -> ``"mantenere la temperatura"``."""
+    return " ".join(term.lower().split())
+
+
+def words(term: str) -> FrozenSet[str]:
+    return frozenset(_WORD.findall(term.lower()))
+
+
+def maximum_matching(left: Sequence[Hashable], right: Sequence[Hashable],
+                     compatible) -> int:
+    """Size of a maximum one-to-one matching between ``left`` and ``right`` (augmenting paths)."""
+    adjacency = [[j for j, b in enumerate(right) if compatible(a, b)] for a in left]
+    owner: List[Optional[int]] = [None] * len(right)
+
+    def augment(i: int, seen: Set[int]) -> bool:
+        for j in adjacency[i]:
+            if j not in seen:
+                seen.add(j)
+                if owner[j] is None or augment(owner[j], seen):  # type: ignore[arg-type]
+                    owner[j] = i
+                    return True
+        return False
+
+    return sum(1 for i in range(len(left)) if adjacency[i] and augment(i, set()))
+
+
+@dataclass
+class TermCounts:
+    """Sufficient statistics of the ATE (or ABSA) measure for any group of reviews."""
+
+    exact: int = 0
+    partial: int = 0
+    predicted: int = 0
+    gold: int = 0
+
+    def add(self, other: "TermCounts") -> None:
+        self.exact += other.exact
+        self.partial += other.partial
+        self.predicted += other.predicted
+        self.gold += other.gold
+
+
+def term_counts(predicted: Set[Hashable], gold: Set[Hashable], compatible) -> TermCounts:
+    exact = predicted & gold
+    rest_predicted = sorted(predicted - exact, key=repr)
+    rest_gold = sorted(gold - exact, key=repr)
+    partial = maximum_matching(rest_gold, rest_predicted, compatible) if rest_predicted and rest_gold else 0
+    return TermCounts(len(exact), partial, len(predicted), len(gold))
+
+
+def _share_word(a: str, b: str) -> bool:
+    return not words(a).isdisjoint(words(b))
+
+
+def _share_word_same_polarity(a: Tuple[str, Polarity], b: Tuple[str, Polarity]) -> bool:
+    return a[1] == b[1] and _share_word(a[0], b[0])
+
+
+def precision_recall_f1(counts: TermCounts) -> Tuple[float, float, float]:
+    """
+    >>> precision_recall_f1(TermCounts(exact=1, partial=1, predicted=2, gold=2))
+    (0.75, 0.75, 0.75)
+    """
+    matched = counts.exact + 0.5 * counts.partial
+    precision = matched / counts.predicted if counts.predicted else 0.0
+    recall = matched / counts.gold if counts.gold else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def parse_reviews(text: str, name: str, problems: Problems, gold: bool, max_aspects: int) -> List[Review]:
+    reviews = []
+    for line, value in load_ndjson(text, name):
+        where = "line %d" % line
+        if not isinstance(value, dict):
+            problems.add(where, "expected a JSON object {\"id_sentence\", \"aspects\", \"polarities\", \"score\"}")
+            continue
+        identifier = value.get(ID_FIELD)
+        if not isinstance(identifier, str) or not identifier:
+            problems.add(where, "field 'id_sentence' must be a non-empty string" if ID_FIELD in value
+                         else "missing field 'id_sentence'")
+            continue
+        where = "line %d (id_sentence %r)" % (line, identifier[:40])
+        review = Review(line, identifier)
+        if "aspects" in value:
+            aspects = value["aspects"]
+            if not isinstance(aspects, list) or not all(isinstance(a, str) and a.strip() for a in aspects):
+                problems.add(where, "field 'aspects' must be a list of non-empty strings")
+            elif len(aspects) > max_aspects:
+                problems.add(where, "%d aspects; at most %d per review are accepted" % (len(aspects), max_aspects))
+            else:
+                review.aspects = aspects
+        elif gold:
+            problems.add(where, "missing field 'aspects'")
+        if "polarities" in value:
+            review.polarities = _polarities(value["polarities"], review.aspects, where, problems)
+        elif gold:
+            problems.add(where, "missing field 'polarities'")
+        if "score" in value:
+            score = value["score"]
+            if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+                problems.add(where, "field 'score' must be a finite number, found %s" % describe(score))
+            else:
+                review.score = float(score)
+        elif gold:
+            problems.add(where, "missing field 'score'")
+        reviews.append(review)
+    return reviews
+
+
+def _polarities(value: Any, aspects: Optional[List[str]], where: str,
+                problems: Problems) -> Optional[List[Polarity]]:
+    if not isinstance(value, list):
+        problems.add(where, "field 'polarities' must be a list of [positive, negative] pairs")
+        return None
+    pairs = []
+    for number, pair in enumerate(value, start=1):
+        if (not isinstance(pair, list) or len(pair) != 2
+                or any(isinstance(x, bool) or x not in (0, 1) or not isinstance(x, int) for x in pair)):
+            problems.add(where, "polarity %d must be a pair of 0/1 integers like [1, 0], found %s"
+                         % (number, describe(pair) if not isinstance(pair, list) else str(pair)[:40]))
+            return None
+        pairs.append((pair[0], pair[1]))
+    if aspects is not None and len(pairs) != len(aspects):
+        problems.add(where, "%d polarities for %d aspects; give one [positive, negative] pair per aspect"
+                     % (len(pairs), len(aspects)))
+        return None
+    return pairs
+
+
+def _consistent(reviews: List[Review], field_name: str, problems: Problems) -> bool:
+    """Whether every review has the field; a problem when only some have it."""
+    having = [getattr(r, field_name) is not None for r in reviews]
+    if all(having):
+        return True
+    if any(having):
+        first = next(r for r, has in zip(reviews, having) if not has)
+        problems.add("line %d" % first.line, "field %r is missing here but present on other lines; "
+                                              "give it on every line or on none" % field_name)
+    return False
+
+
+@dataclass
+class Statistics:
+    ate: TermCounts = field(default_factory=TermCounts)
+    absa: TermCounts = field(default_factory=TermCounts)
+    squared_error: float = 0.0
+
+
+def score(gold_path: str, submission_path: str, name: str, options: Options,
+          reference_dir: str) -> TrackResult:
+    gold_problems = Problems(name)
+    gold_reviews = parse_reviews(read_text(gold_path, name, 1 << 62), name, gold_problems, True, 1 << 62)
+    check_duplicates(((r.identifier, "line %d" % r.line) for r in gold_reviews), gold_problems)
+    gold_problems.raise_as_reference_error()
+
+    problems = Problems(name)
+    submitted = parse_reviews(read_text(submission_path, name, options.max_file_bytes), name,
+                              problems, False, options.max_spans_per_document)
+    problems.raise_if_any()
+    check_duplicates(((r.identifier, "line %d" % r.line) for r in submitted), problems)
+    check_id_sets([r.identifier for r in gold_reviews], [r.identifier for r in submitted], problems,
+                  "review ids")
+    has_aspects = _consistent(submitted, "aspects", problems)
+    has_polarities = _consistent(submitted, "polarities", problems)
+    has_score = _consistent(submitted, "score", problems)
+    if has_polarities and not has_aspects:
+        problems.add("", "polarities without aspects; give 'aspects' on every line")
+    if not (has_aspects or has_score) and not problems:
+        problems.add("", "no line has 'aspects' or 'score'; nothing to score")
+    problems.raise_if_any()
+
+    by_id = {r.identifier: r for r in submitted}
+    per_review: List[Tuple[str, Statistics]] = []
+    for gold in gold_reviews:
+        prediction = by_id[gold.identifier]
+        statistics = Statistics()
+        if has_aspects:
+            statistics.ate = term_counts({normalise(a) for a in prediction.aspects or ()},
+                                         {normalise(a) for a in gold.aspects or ()}, _share_word)
+        if has_polarities:
+            statistics.absa = term_counts(
+                {(normalise(a), p) for a, p in zip(prediction.aspects or (), prediction.polarities or ())},
+                {(normalise(a), p) for a, p in zip(gold.aspects or (), gold.polarities or ())},
+                _share_word_same_polarity)
+        if has_score:
+            statistics.squared_error = (prediction.score - gold.score) ** 2  # type: ignore[operator]
+        per_review.append((gold.identifier, statistics))
+
+    scores: Dict[str, float] = {}
+    details: Dict[str, float] = {"reviews": len(gold_reviews)}
+    ate, absa = TermCounts(), TermCounts()
+    for _, statistics in per_review:
+        ate.add(statistics.ate)
+        absa.add(statistics.absa)
+    if has_aspects:
+        p, r, f1 = precision_recall_f1(ate)
+        scores.update(ate_f1=f1, ate_precision=p, ate_recall=r)
+        details.update({"ATE exact matches": ate.exact, "ATE partial matches": ate.partial,
+                        "ATE predicted terms": ate.predicted, "ATE gold terms": ate.gold})
+    if has_polarities:
+        p, r, f1 = precision_recall_f1(absa)
+        scores.update(absa_f1=f1, absa_precision=p, absa_recall=r)
+        details.update({"ABSA exact matches": absa.exact, "ABSA partial matches": absa.partial})
+    if has_score:
+        scores["sa_rmse"] = math.sqrt(sum(s.squared_error for _, s in per_review) / len(per_review))
+    notes = []
+    if not has_polarities and has_aspects:
+        notes.append("No polarities were submitted: ABSA is not reported.")
+    if not has_score:
+        notes.append("No scores were submitted: SA is not reported.")
+    if not has_aspects:
+        notes.append("No aspects were submitted: ATE and ABSA are not reported.")
+    return TrackResult(
+        track="absita", title=TITLE, scores=scores, details=details, notes=notes,
+        private=[{"id_sentence": identifier, "ate": vars(s.ate), "absa": vars(s.absa),
+                  "squared_error": s.squared_error} for identifier, s in per_review],
+    )

@@ -1,0 +1,209 @@
+"""Track ``nlu``: AI CUP 2022 explainable NLU, the q'/r' explanation spans of a (q, r) argument pair.
+
+For each scored id i, over its accepted gold answers j (several rows per id in the gold):
+
+    score_i = max_j [ LCS(q'_i, Q'_ij) / (|q'_i| + |Q'_ij| - LCS) + the same for r' ]
+
+on nltk 3.7 ``word_tokenize`` tokens without 1-character punctuation (0/0 counts 0), and
+``nlu_score`` = Σ score_i / (2N). ``nlu_q`` and ``nlu_r`` are the means of the two halves of the
+chosen answer (the first in file order on a tie). Metric card: ``nlu.md`` beside this file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..lcs import Masks, lcs_with_masks, token_masks
+from ..nltk_tokens import Tokenizer
+from ..options import Options
+from ..problems import Problems, ReferenceDataError, SubmissionError, fail
+from ..readers import parse_csv, read_text
+from ..records import check_duplicates, check_id_sets
+from ..result import TrackResult
+
+TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
+FILE_NAME = "aicup2022_nlu.csv"
+TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test input (id,q,r,s)
+HEADER_FIRST_CELL = "id"
+# With the test input in ref/, an answer may be at most this many times as long as its q or r
+# (in characters, plus a constant): an explanation is a part of the text it explains.
+ANSWER_LENGTH_FACTOR = 2
+ANSWER_LENGTH_SLACK = 200
+
+
+@dataclass
+class Row:
+    line: int
+    identifier: str
+    q: str
+    r: str
+
+
+def strip_wrapping_quotes(text: str) -> str:
+    """The real files wrap every text in one pair of literal quotes: ``"text"`` -> ``text``.
+
+    >>> strip_wrapping_quotes('"not to be? No, to be"'), strip_wrapping_quotes('"')
+    ('not to be? No, to be', '"')
+    """
+    if len(text) >= 2 and text[0] == '"' and text[-1] == '"':
+        return text[1:-1]
+    return text
+
+
+def read_rows(text: str, name: str) -> List[Tuple[int, List[str]]]:
+    """CSV records without a header row: RFC 4180 first, then the backslash-escape variant."""
+    try:
+        rows = parse_csv(text, name)
+    except SubmissionError as rfc_error:
+        try:
+            rows = parse_csv(text, name, backslash_escapes=True)
+        except SubmissionError:
+            raise rfc_error from None
+    if rows and rows[0][1] and rows[0][1][0].strip().lower() == HEADER_FIRST_CELL:
+        rows = rows[1:]
+    return rows
+
+
+def parse_answers(text: str, name: str, problems: Problems, gold: bool) -> List[Row]:
+    """Rows ``id,q',r'`` (or, for gold, the training layout ``id,q,r,s,q',r'[,...]``)."""
+    rows = read_rows(text, name)
+    if not rows:
+        problems.add("", "no rows; expected lines id,q',r'")
+        return []
+    answers = []
+    width = len(rows[0][1])
+    q_column, r_column = (4, 5) if gold and width >= 6 else (1, 2)
+    for line, fields in rows:
+        expected_width = width if gold else 3
+        if len(fields) != expected_width or (not gold and len(fields) != 3):
+            problems.add("line %d" % line, "expected 3 comma-separated columns id,q',r' (quote a text "
+                                           "that contains a comma); found %d" % len(fields))
+            continue
+        identifier = fields[0].strip()
+        if not identifier:
+            problems.add("line %d" % line, "the id is empty")
+            continue
+        answers.append(Row(line, identifier, strip_wrapping_quotes(fields[q_column]),
+                           strip_wrapping_quotes(fields[r_column])))
+    return answers
+
+
+def read_test_input(path: str) -> Dict[str, Tuple[int, int]]:
+    """id -> (characters of q, characters of r) of the released test input (id,q,r,s)."""
+    problems = Problems(TEST_INPUT)
+    lengths: Dict[str, Tuple[int, int]] = {}
+    for line, fields in read_rows(read_text(path, TEST_INPUT, 1 << 62), TEST_INPUT):
+        if len(fields) < 3:
+            problems.add("line %d" % line, "expected the columns id,q,r,s")
+            continue
+        lengths[fields[0].strip()] = (len(fields[1]), len(fields[2]))
+    problems.raise_as_reference_error()
+    return lengths
+
+
+def ratio(common: int, predicted: int, gold: int) -> float:
+    union = predicted + gold - common
+    return common / union if union else 0.0
+
+
+def score(gold_path: str, submission_path: str, name: str, options: Options,
+          reference_dir: str) -> TrackResult:
+    gold_problems = Problems(name)
+    try:
+        gold_rows = parse_answers(read_text(gold_path, name, 1 << 62), name, gold_problems, gold=True)
+    except SubmissionError as error:
+        raise ReferenceDataError(["reference data " + line for line in error.lines]) from None
+    gold_problems.raise_as_reference_error()
+    gold: Dict[str, List[Row]] = {}
+    for row in gold_rows:
+        gold.setdefault(row.identifier, []).append(row)
+    gold_ids = list(gold)
+
+    test_path = os.path.join(reference_dir, TEST_INPUT)
+    test_lengths = read_test_input(test_path) if os.path.isfile(test_path) else None
+    if test_lengths is not None and any(identifier not in test_lengths for identifier in gold_ids):
+        raise ReferenceDataError(["reference data %s: some gold ids are not in %s" % (name, TEST_INPUT)])
+
+    problems = Problems(name)
+    submitted = parse_answers(read_text(submission_path, name, options.max_file_bytes), name,
+                              problems, gold=False)
+    check_duplicates(((row.identifier, "line %d" % row.line) for row in submitted), problems)
+    problems.raise_if_any()
+    warnings: List[str] = []
+    if test_lengths is not None:
+        check_id_sets(list(test_lengths), [row.identifier for row in submitted], problems, "test ids")
+    else:
+        extra = check_id_sets(gold_ids, [row.identifier for row in submitted], problems, "ids",
+                              allow_extra=True)
+        if extra:
+            warnings.append("%d ids are not scored in this phase and were ignored" % len(extra))
+    max_characters = 20 * options.nlu_max_answer_tokens
+    for row in submitted:
+        for field, text, source in (("q'", row.q, 0), ("r'", row.r, 1)):
+            limit = max_characters
+            if test_lengths is not None and row.identifier in test_lengths:
+                limit = ANSWER_LENGTH_FACTOR * test_lengths[row.identifier][source] + ANSWER_LENGTH_SLACK
+            if len(text) > limit:
+                problems.add("line %d (id %r), %s" % (row.line, row.identifier, field),
+                             "the answer has %d characters; at most %d are accepted here"
+                             % (len(text), limit))
+    problems.raise_if_any()
+
+    by_id = {row.identifier: row for row in submitted}
+    tokenizer = Tokenizer()
+    cache: Dict[str, List[str]] = {}
+
+    def tokens(text: str) -> List[str]:
+        found = cache.get(text)
+        if found is None:
+            found = cache[text] = tokenizer.tokens(text)
+        return found
+
+    mask_cache: Dict[str, Masks] = {}
+
+    def masks(text: str) -> Masks:  # each distinct gold text is tokenized and masked once
+        found = mask_cache.get(text)
+        if found is None:
+            found = mask_cache[text] = token_masks(tokens(text))
+        return found
+
+    for row in submitted:
+        if row.identifier in gold:
+            for field, text in (("q'", row.q), ("r'", row.r)):
+                if len(tokens(text)) > options.nlu_max_answer_tokens:
+                    problems.add("line %d (id %r), %s" % (row.line, row.identifier, field),
+                                 "the answer has %d tokens; at most %d are accepted"
+                                 % (len(tokens(text)), options.nlu_max_answer_tokens))
+    problems.raise_if_any()
+
+    total = q_total = r_total = 0.0
+    private = []
+    for identifier in gold_ids:
+        answer = by_id[identifier]
+        q_tokens, r_tokens = tokens(answer.q), tokens(answer.r)
+        best: Optional[Tuple[float, float, float, int]] = None
+        for j, row in enumerate(gold[identifier]):
+            gold_q, gold_r = masks(row.q), masks(row.r)
+            q_part = ratio(lcs_with_masks(gold_q, q_tokens), len(q_tokens), gold_q[1])
+            r_part = ratio(lcs_with_masks(gold_r, r_tokens), len(r_tokens), gold_r[1])
+            if best is None or q_part + r_part > best[0]:
+                best = (q_part + r_part, q_part, r_part, j)
+        assert best is not None
+        total += best[0]
+        q_total += best[1]
+        r_total += best[2]
+        private.append({"id": identifier, "score": best[0] / 2, "q": best[1], "r": best[2],
+                        "chosen_answer": best[3] + 1, "answers": len(gold[identifier])})
+    n = len(gold_ids)
+    return TrackResult(
+        track="nlu",
+        title=TITLE,
+        scores={"nlu_score": total / (2 * n), "nlu_q": q_total / n, "nlu_r": r_total / n},
+        details={"scored ids": n, "gold answers": len(gold_rows), "submitted rows": len(submitted)},
+        notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
+               "each text's one pair of wrapping quotes removed first."],
+        warnings=warnings,
+        private=private,
+    )
