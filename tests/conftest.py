@@ -1,0 +1,103 @@
+"""Shared test helpers: where ../shared is, and how to run score.py the way Codalab does."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Optional
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAM = ROOT / "scoring_program"
+SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared")).resolve()
+DATA = SHARED / "data"
+
+sys.path.insert(0, str(PROGRAM))
+sys.path.insert(0, str(ROOT / "starting_kit"))
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under ../shared; fails in CI (CI=true) and skips elsewhere when it is missing."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        message = "needs %s (the shared data beside the project)" % path
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+def nltk_data_dir() -> Optional[Path]:
+    path = SHARED / "nltk_data"
+    return path if path.is_dir() else None
+
+
+def parse_scores_v15(text: str) -> Dict[str, float]:
+    """scores.txt as Codalab v1.5 reads it: every non-empty line split on its one colon, float()."""
+    scores: Dict[str, float] = {}
+    for line in text.split("\n"):
+        if not line:
+            continue
+        key, value = line.split(":")  # exactly two parts, or the platform fails the submission
+        key = key.strip()
+        assert key not in scores, "duplicate key %s" % key
+        scores[key] = float(value)
+    return scores
+
+
+class Run:
+    def __init__(self, process: subprocess.CompletedProcess, output: Path) -> None:
+        self.returncode = process.returncode
+        self.stdout = process.stdout
+        self.stderr = process.stderr
+        self.output = output
+
+    @property
+    def scores(self) -> Dict[str, float]:
+        return parse_scores_v15((self.output / "scores.txt").read_text(encoding="ascii"))
+
+    @property
+    def scores_json(self) -> Dict[str, float]:
+        return json.loads((self.output / "scores.json").read_text(encoding="ascii"))
+
+
+def run_score(tmp_path: Path, ref: Dict[str, object], res: Dict[str, object],
+              python: str = sys.executable, env: Optional[Dict[str, str]] = None) -> Run:
+    """Stage input/ref and input/res (values: bytes, str, or a Path to copy), run score.py."""
+    base = tmp_path / ("run%d" % len(list(tmp_path.glob("run*"))))
+    for folder, files in (("ref", ref), ("res", res)):
+        target = base / "input" / folder
+        target.mkdir(parents=True)
+        for name, content in files.items():
+            destination = target / name
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, Path):
+                if content.is_dir():
+                    shutil.copytree(content, destination)
+                else:
+                    shutil.copyfile(content, destination)
+            elif isinstance(content, bytes):
+                destination.write_bytes(content)
+            else:
+                destination.write_text(str(content), encoding="utf-8")
+    output = base / "output"
+    run_env = dict(os.environ)
+    if nltk_data_dir() is not None:
+        run_env.setdefault("NLTK_DATA", str(nltk_data_dir()))
+    run_env.update(env or {})
+    process = subprocess.run([python, str(PROGRAM / "score.py"), str(base / "input"), str(output)],
+                             capture_output=True, text=True, cwd=str(base), env=run_env, timeout=600)
+    return Run(process, output)
+
+
+def assert_clean_failure(run: Run, *fragments: str) -> None:
+    """Exit 1, no traceback, and every fragment somewhere in stderr."""
+    assert run.returncode == 1, (run.returncode, run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
+    for fragment in fragments:
+        assert fragment in run.stderr, (fragment, run.stderr)

@@ -1,0 +1,51 @@
+"""Naive reference implementations: slow, obviously right, used to check the fast ones."""
+
+from __future__ import annotations
+
+from typing import List, Sequence, Tuple
+
+Span = Tuple[int, int]
+
+
+def naive_overlap_sums(predicted: Sequence[Span], gold: Sequence[Span]) -> Tuple[float, float]:
+    """The official definition: spans as sets of characters, every pair, one division per pair."""
+    precision_sum = recall_sum = 0.0
+    for ps, pe in predicted:
+        p_chars = set(range(ps, pe))
+        for gs, ge in gold:
+            inter = len(p_chars & set(range(gs, ge)))
+            precision_sum += inter / len(p_chars)
+            recall_sum += inter / (ge - gs)
+    return precision_sum, recall_sum
+
+
+def naive_merge(spans: Sequence[Span]) -> List[Span]:
+    """Union of character sets, then maximal runs, keeping runs that came from overlapping spans.
+
+    Spans that only touch stay separate, so the merge is done on a graph of "shares a character".
+    """
+    spans = list(spans)
+    groups = [{i} for i in range(len(spans))]
+    changed = True
+    while changed:
+        changed = False
+        for a in range(len(groups)):
+            for b in range(a + 1, len(groups)):
+                if any(set(range(*spans[i])) & set(range(*spans[j])) for i in groups[a] for j in groups[b]):
+                    groups[a] |= groups.pop(b)
+                    changed = True
+                    break
+            if changed:
+                break
+    return sorted((min(spans[i][0] for i in g), max(spans[i][1] for i in g)) for g in groups)
+
+
+def naive_lcs(a: Sequence[str], b: Sequence[str]) -> int:
+    """The textbook dynamic program."""
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]

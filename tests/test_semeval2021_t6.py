@@ -1,0 +1,230 @@
+"""SemEval-2021 Task 6 tracks on the real gold: the official figures of the research note."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from baselines import MAJORITY_ST1, MAJORITY_ST3, majority_labels, random_labels, random_spans
+from conftest import shared_path
+from scorer.options import Options
+from scorer.problems import SubmissionError
+from scorer.span_metric import span_track_result
+from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
+from scorer.tracks import t6_st1, t6_st2, t6_st3
+
+T6 = ("data", "semeval2021_task6")
+
+
+def gold(*parts):
+    return shared_path(*(T6 + parts))
+
+
+def score_records(module, gold_path, records, tmp_path, **options):
+    path = tmp_path / "submission.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    return module.score(str(gold_path), str(path), "submission.json", Options(**options), str(tmp_path)).scores
+
+
+def load(path):
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def st3_training_gold(tmp_path):
+    lines = gold("task3", "memes_acl2021", "train.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "st3_train.json"
+    path.write_text(json.dumps([json.loads(line) for line in lines if line.strip()]), encoding="utf-8")
+    return path
+
+
+# --- gold against itself ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("split", ["training", "dev", "test"])
+def test_st1_gold_against_itself(split, tmp_path):
+    path = gold("%s_set_task1.txt" % split)
+    assert score_records(t6_st1, path, load(path), tmp_path) == {"t6_st1_f1_micro": 1.0, "t6_st1_f1_macro": 1.0}
+
+
+@pytest.mark.parametrize("split", ["train", "dev", "test"])
+def test_st3_gold_against_itself(split, tmp_path):
+    path = {"train": None, "dev": gold("task3", "dev_set_task3_labeled.txt"),
+            "test": gold("task3", "test_set_task3.txt")}[split] or st3_training_gold(tmp_path)
+    assert score_records(t6_st3, path, load(path), tmp_path) == {"t6_st3_f1_micro": 1.0, "t6_st3_f1_macro": 1.0}
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_st2_gold_against_itself(split, tmp_path):
+    path = gold("%s_set_task2.txt" % split)
+    assert score_records(t6_st2, path, load(path), tmp_path) == {
+        "t6_st2_f1": 1.0, "t6_st2_precision": 1.0, "t6_st2_recall": 1.0}
+
+
+def test_st2_training_gold_the_documented_exception(tmp_path):
+    path = gold("training_set_task2.txt")
+    records = load(path)
+    # 15 overlapping same-technique pairs in 9 memes: by default that is an error ...
+    with pytest.raises(SubmissionError) as error:
+        score_records(t6_st2, path, records, tmp_path)
+    lines = error.value.lines  # one line per (meme, technique) with an overlap: 11, in 9 memes
+    assert len(lines) == 11 and all("overlap" in line for line in lines)
+    assert len({line.split("'")[1] for line in lines}) == 9
+    # ... as the official scorer does not check them, "keep" gives its 1.013636 (recall inflated)
+    scores = score_records(t6_st2, path, records, tmp_path, overlapping_predictions="keep")
+    assert "%.6f" % scores["t6_st2_f1"] == "1.013636"
+    assert scores["t6_st2_precision"] == scores["t6_st2_recall"] == scores["t6_st2_f1"]
+
+
+# --- the official baselines --------------------------------------------------------------------
+
+def test_st1_random_baseline_dev(tmp_path):
+    path = gold("dev_set_task1.txt")
+    scores = score_records(t6_st1, path, random_labels(load(path), SEMEVAL2021_T6_ST1_ST2), tmp_path)
+    # the official scorer's -l output: 0.011948529411764707 \t 0.0449438202247191
+    assert scores == {"t6_st1_f1_micro": 0.0449438202247191, "t6_st1_f1_macro": 0.011948529411764707}
+
+
+def test_st3_random_baseline_dev(tmp_path):
+    inputs = load(gold("task3", "dev_set_task3.txt"))
+    scores = score_records(t6_st3, gold("task3", "dev_set_task3_labeled.txt"),
+                           random_labels(inputs, SEMEVAL2021_T6_ST3), tmp_path)
+    assert "%.5f" % scores["t6_st3_f1_micro"] == "0.03376"
+    assert "%.5f" % scores["t6_st3_f1_macro"] == "0.05596"
+
+
+def test_st2_random_baseline_dev(tmp_path):
+    path = gold("dev_set_task2.txt")
+    predictions = random_spans(load(path), SEMEVAL2021_T6_ST1_ST2)
+    scores = score_records(t6_st2, path, predictions, tmp_path, overlapping_predictions="keep")
+    assert ["%.6f" % scores[k] for k in ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall")] == \
+        ["0.006994", "0.068966", "0.003684"]
+
+
+def test_st1_majority_baseline_test_matches_the_paper(tmp_path):
+    path = gold("test_set_task1.txt")
+    scores = score_records(t6_st1, path, majority_labels(load(path), MAJORITY_ST1), tmp_path)
+    assert round(scores["t6_st1_f1_micro"], 3) == 0.374
+    assert round(scores["t6_st1_f1_macro"], 3) == 0.033
+
+
+def test_majority_labels_are_the_most_frequent_in_training():
+    from collections import Counter
+    st1 = Counter(l for r in load(gold("training_set_task1.txt")) for l in r["labels"])
+    assert st1.most_common(1)[0][0] == MAJORITY_ST1
+    lines = gold("task3", "memes_acl2021", "train.jsonl").read_text(encoding="utf-8").splitlines()
+    st3 = Counter(l for line in lines if line.strip() for l in json.loads(line)["labels"])
+    assert st3.most_common(1)[0][0] == MAJORITY_ST3
+
+
+# --- behaviours listed in the research note ----------------------------------------------------
+
+def test_st1_all_empty(tmp_path):
+    dev = load(gold("dev_set_task1.txt"))
+    empty = [{"id": r["id"], "labels": []} for r in dev]
+    assert score_records(t6_st1, gold("dev_set_task1.txt"), empty, tmp_path) == {
+        "t6_st1_f1_micro": 0.0, "t6_st1_f1_macro": 0.15}  # 3 techniques absent from dev gold
+    test = load(gold("test_set_task1.txt"))
+    empty = [{"id": r["id"], "labels": []} for r in test]
+    assert score_records(t6_st1, gold("test_set_task1.txt"), empty, tmp_path) == {
+        "t6_st1_f1_micro": 0.0, "t6_st1_f1_macro": 0.0}
+
+
+def test_st1_duplicate_labels_and_order_do_not_matter(tmp_path):
+    records = load(gold("dev_set_task1.txt"))
+    doubled = [{"id": r["id"], "labels": r["labels"] * 2} for r in reversed(records)]
+    assert score_records(t6_st1, gold("dev_set_task1.txt"), doubled, tmp_path)["t6_st1_f1_micro"] == 1.0
+
+
+def test_st1_duplicate_id_is_an_error_not_last_wins(tmp_path):
+    records = load(gold("dev_set_task1.txt"))
+    records.append({"id": records[0]["id"], "labels": []})
+    with pytest.raises(SubmissionError) as error:
+        score_records(t6_st1, gold("dev_set_task1.txt"), records, tmp_path)
+    assert "duplicate id" in error.value.lines[0]
+
+
+def st2_scores(gold_records, predicted):
+    """The metric core on in-memory spans (no text-length check, policy "keep")."""
+    def index(records):
+        return {r["id"]: _by_technique(r["labels"]) for r in records}
+    result = span_track_result("t6_st2", "", "t6_st2", index(gold_records), index(predicted),
+                               [r["id"] for r in gold_records], SEMEVAL2021_T6_ST1_ST2, False, "meme")
+    return ["%.6f" % result.scores[k] for k in ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall")]
+
+
+def _by_technique(labels):
+    spans = {}
+    for label in labels:
+        spans.setdefault(label["technique"], []).append((label["start"], label["end"]))
+    return spans
+
+
+def _map_spans(records, function):
+    return [{"id": r["id"], "labels": function(r)} for r in records]
+
+
+@pytest.mark.parametrize("split,expected", [("dev", "0.833618"), ("test", "0.878989")])
+def test_st2_shift_every_span_by_two(split, expected):
+    records = load(gold("%s_set_task2.txt" % split))
+    shifted = _map_spans(records, lambda r: [dict(l, start=l["start"] + 2, end=l["end"] + 2) for l in r["labels"]])
+    assert st2_scores(records, shifted)[0] == expected
+
+
+@pytest.mark.parametrize("split,expected", [("dev", "0.666667"), ("test", "0.667769")])
+def test_st2_drop_every_second_span(split, expected):
+    records = load(gold("%s_set_task2.txt" % split))
+    counter = iter(range(10 ** 9))
+    kept = _map_spans(records, lambda r: [l for l in r["labels"] if next(counter) % 2 == 0])
+    assert st2_scores(records, kept)[0] == expected
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_st2_every_span_duplicated(split):
+    records = load(gold("%s_set_task2.txt" % split))
+    doubled = _map_spans(records, lambda r: r["labels"] * 2)
+    assert st2_scores(records, doubled) == ["1.333333", "1.000000", "2.000000"]
+
+
+@pytest.mark.parametrize("split,expected", [("dev", ["0.590259", "0.418701", "1.000000"]),
+                                            ("test", ["0.653426", "0.485250", "1.000000"])])
+def test_st2_one_whole_text_span_per_gold_technique(split, expected):
+    records = load(gold("%s_set_task2.txt" % split))
+    whole = _map_spans(records, lambda r: [{"technique": t, "start": 0, "end": len(r["text"])}
+                                           for t in sorted({l["technique"] for l in r["labels"]})])
+    assert st2_scores(records, whole) == expected
+
+
+def test_st2_all_empty_scores_zero(tmp_path):
+    path = gold("dev_set_task2.txt")
+    empty = [{"id": r["id"], "labels": []} for r in load(path)]
+    assert score_records(t6_st2, path, empty, tmp_path)["t6_st2_f1"] == 0.0
+
+
+def test_st2_offsets_beyond_the_text_are_an_error(tmp_path):
+    path = gold("dev_set_task2.txt")
+    records = load(path)
+    first = next(r for r in records if r["labels"])
+    first["labels"][0]["end"] = 100000  # the official scorer accepts it and inflates recall
+    with pytest.raises(SubmissionError) as error:
+        score_records(t6_st2, path, records, tmp_path)
+    assert "beyond the end of the text" in error.value.lines[0]
+
+
+def test_st2_string_offsets_are_an_error(tmp_path):
+    path = gold("dev_set_task2.txt")
+    records = load(path)
+    first = next(r for r in records if r["labels"])
+    first["labels"][0]["start"] = str(first["labels"][0]["start"])  # official: int("5") -> 5
+    with pytest.raises(SubmissionError) as error:
+        score_records(t6_st2, path, records, tmp_path)
+    assert "start must be an integer" in error.value.lines[0]
+
+
+def test_st2_merge_policy_on_training_gold(tmp_path):
+    path = gold("training_set_task2.txt")
+    scores = score_records(t6_st2, path, load(path), tmp_path, overlapping_predictions="merge")
+    # A merged prediction still meets both overlapping gold spans, so precision passes 1 while
+    # each gold span is covered exactly once (recall 1).
+    assert scores["t6_st2_recall"] == 1.0
+    assert "%.6f" % scores["t6_st2_precision"] == "1.003659"
