@@ -10,7 +10,7 @@ from typing import Dict, FrozenSet, List, Sequence, Tuple
 
 from .multilabel import count_classes, micro_macro
 from .options import Options
-from .problems import Problems
+from .problems import Problems, reading_reference
 from .readers import load_json, read_text, record_where
 from .records import check_duplicates, check_id_sets, label_problem, list_of_objects, string_id
 from .result import TrackResult
@@ -47,7 +47,8 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int
 def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str],
                      gold_path: str, submission_path: str, name: str, options: Options) -> TrackResult:
     gold_problems = Problems(name)
-    gold = read_label_file(gold_path, name, classes, 1 << 62, gold_problems)
+    with reading_reference():
+        gold = read_label_file(gold_path, name, classes, 1 << 62, gold_problems)
     gold_problems.raise_as_reference_error()
 
     problems = Problems(name)

@@ -9,6 +9,7 @@ stderr is public and the gold is not.
 from __future__ import annotations
 
 import difflib
+from contextlib import contextmanager
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 # How many problem lines reach stderr; the rest is counted ("and N more problems").
@@ -121,3 +122,15 @@ def describe(value: object) -> str:
 
 def plural(n: int, word: str, words: Optional[str] = None) -> str:
     return "%d %s" % (n, word if n == 1 else (words or word + "s"))
+
+
+@contextmanager
+def reading_reference():
+    """Inside, a SubmissionError from a reader (about a gold file) becomes a ReferenceDataError.
+
+    Reader messages say where and why (bad UTF-8, bad JSON, ...) but never quote content.
+    """
+    try:
+        yield
+    except SubmissionError as error:
+        raise ReferenceDataError(["reference data " + line for line in error.lines]) from None

@@ -12,7 +12,7 @@ import json
 import os
 from typing import Any, Iterator, List, Optional, Tuple
 
-from .problems import SubmissionError, fail
+from .problems import fail
 
 UTF8_BOM = "\ufeff"
 

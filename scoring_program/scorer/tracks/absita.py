@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
 
 from ..options import Options
-from ..problems import Problems, describe
+from ..problems import Problems, describe, reading_reference
 from ..readers import load_ndjson, read_text
 from ..records import check_duplicates, check_id_sets
 from ..result import TrackResult
@@ -191,7 +191,8 @@ class Statistics:
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     gold_problems = Problems(name)
-    gold_reviews = parse_reviews(read_text(gold_path, name, 1 << 62), name, gold_problems, True, 1 << 62)
+    with reading_reference():
+        gold_reviews = parse_reviews(read_text(gold_path, name, 1 << 62), name, gold_problems, True, 1 << 62)
     check_duplicates(((r.identifier, "line %d" % r.line) for r in gold_reviews), gold_problems)
     gold_problems.raise_as_reference_error()
 

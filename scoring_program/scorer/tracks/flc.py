@@ -17,7 +17,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from ..options import Options
-from ..problems import Problems
+from ..problems import Problems, reading_reference
 from ..readers import nonblank_lines, read_text
 from ..records import label_problem
 from ..result import TrackResult
@@ -92,9 +92,12 @@ def _clip(text: str) -> str:
     return text if len(text) <= 20 else text[:17] + "..."
 
 
-def read_gold(reference_dir: str, max_bytes: int) -> Tuple[List[str], Articles, Dict[str, int]]:
-    """Gold articles in a stable order (sorted by file name), their spans and known text lengths."""
-    folder = os.path.join(reference_dir, GOLD_FOLDER)
+def read_gold(gold_path: str, max_bytes: int) -> Tuple[List[str], Articles, Dict[str, int]]:
+    """Gold articles in a stable order (sorted by file name), their spans and known text lengths.
+
+    ``gold_path`` is a folder in the official layout or a single TSV file.
+    """
+    folder = gold_path
     problems = Problems(GOLD_FOLDER)
     if os.path.isdir(folder):
         order: List[str] = []
@@ -125,8 +128,7 @@ def read_gold(reference_dir: str, max_bytes: int) -> Tuple[List[str], Articles, 
             articles[article] = rows.get(article, {})
         problems.raise_as_reference_error()
         return order, articles, lengths
-    path = os.path.join(reference_dir, FILE_NAME)
-    text = read_text(path, FILE_NAME, max_bytes)
+    text = read_text(gold_path, FILE_NAME, max_bytes)
     order, articles = parse_rows(text, FILE_NAME, problems, {}, True, 1 << 62)
     problems.raise_as_reference_error()
     return order, articles, {}
@@ -139,7 +141,8 @@ def _collapse_techniques(articles: Articles) -> Articles:
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
-    gold_order, gold, lengths = read_gold(reference_dir, 1 << 62)
+    with reading_reference():
+        gold_order, gold, lengths = read_gold(gold_path, 1 << 62)
     problems = Problems(name)
     text = read_text(submission_path, name, options.max_file_bytes)
     order, predicted = parse_rows(text, name, problems, lengths, False, options.max_spans_per_document)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ..lcs import Masks, lcs_with_masks, token_masks
 from ..nltk_tokens import Tokenizer
 from ..options import Options
-from ..problems import Problems, ReferenceDataError, SubmissionError, fail
+from ..problems import Problems, ReferenceDataError, SubmissionError, reading_reference
 from ..readers import parse_csv, read_text
 from ..records import check_duplicates, check_id_sets
 from ..result import TrackResult
@@ -111,10 +111,8 @@ def ratio(common: int, predicted: int, gold: int) -> float:
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     gold_problems = Problems(name)
-    try:
+    with reading_reference():
         gold_rows = parse_answers(read_text(gold_path, name, 1 << 62), name, gold_problems, gold=True)
-    except SubmissionError as error:
-        raise ReferenceDataError(["reference data " + line for line in error.lines]) from None
     gold_problems.raise_as_reference_error()
     gold: Dict[str, List[Row]] = {}
     for row in gold_rows:
@@ -122,7 +120,8 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     gold_ids = list(gold)
 
     test_path = os.path.join(reference_dir, TEST_INPUT)
-    test_lengths = read_test_input(test_path) if os.path.isfile(test_path) else None
+    with reading_reference():
+        test_lengths = read_test_input(test_path) if os.path.isfile(test_path) else None
     if test_lengths is not None and any(identifier not in test_lengths for identifier in gold_ids):
         raise ReferenceDataError(["reference data %s: some gold ids are not in %s" % (name, TEST_INPUT)])
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..options import Options
-from ..problems import Problems
+from ..problems import Problems, reading_reference
 from ..readers import load_json, read_text, record_where
 from ..records import check_duplicates, check_id_sets, label_problem, list_of_objects, string_id
 from ..result import TrackResult
@@ -88,7 +88,8 @@ def _span_problem(label: Any, known: frozenset, text_length: Optional[int]) -> s
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     gold_problems = Problems(name)
-    gold_order, gold, lengths = read_memes(gold_path, name, 1 << 62, gold_problems, None, 1 << 62)
+    with reading_reference():
+        gold_order, gold, lengths = read_memes(gold_path, name, 1 << 62, gold_problems, None, 1 << 62)
     gold_problems.raise_as_reference_error()
 
     problems = Problems(name)

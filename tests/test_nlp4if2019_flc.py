@@ -1,0 +1,152 @@
+"""The flc track against the official NLP4IF-2019 FLC scorer's recorded outputs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from conftest import assert_clean_failure, run_score, shared_path
+from scorer.options import Options
+from scorer.problems import SubmissionError
+from scorer.techniques import NLP4IF2019_FLC
+from scorer.tracks import flc
+
+FLC = ("data", "nlp4if2019_flc")
+OPTION_SETS = {  # official command-line flags -> our settings
+    ("-o",): Options(per_technique_recall="official"),
+    ("-o", "-m"): Options(per_technique_recall="official", overlapping_predictions="merge"),
+    ("-o", "-f"): Options(flc_ignore_techniques=True),
+    ("-o", "-f", "-m"): Options(flc_ignore_techniques=True, overlapping_predictions="merge"),
+}
+# Where we differ from the official scorer on purpose (see flc.md):
+ACCEPTED_ON_PURPOSE = {"p8_blank_line"}  # a trailing blank line is not an error
+
+
+def expected_outputs():
+    path = shared_path(*FLC, "synthetic_tests", "expected_official_outputs.jsonl")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def reference_dir(tmp_path, gold_folder):
+    ref = tmp_path / "ref"
+    if not ref.exists():
+        shutil.copytree(gold_folder, ref / flc.GOLD_FOLDER)
+    return ref
+
+
+def score_case(tmp_path, case, options):
+    synthetic = shared_path(*FLC, "synthetic_tests")
+    ref = reference_dir(tmp_path, synthetic / "gold")
+    submission = synthetic / "pred" / ("%s.tsv" % case)
+    return flc.score(str(ref / flc.GOLD_FOLDER), str(submission), flc.FILE_NAME, options, str(ref))
+
+
+def test_every_synthetic_case_and_option_set(tmp_path):
+    checked = 0
+    for expected in expected_outputs():
+        options = OPTION_SETS.get(tuple(expected["options"]))
+        if options is None:
+            continue
+        case = expected["case"]
+        official_scored = expected["exit_code"] == 0 and expected["stdout"].strip()
+        try:
+            result = score_case(tmp_path, case, options)
+        except SubmissionError as error:
+            assert not official_scored, (case, expected["options"], error.lines)
+            assert error.lines and all(line.startswith(flc.FILE_NAME + ": ") for line in error.lines)
+            checked += 1
+            continue
+        if case in ACCEPTED_ON_PURPOSE:
+            continue
+        assert official_scored, (case, expected["options"], "we scored what the official refused")
+        fields = expected["stdout"].strip().split("\t")
+        ours = [result.scores["flc_f1"], result.scores["flc_precision"], result.scores["flc_recall"]]
+        assert ["%.6f" % value for value in ours] == fields[:3], (case, expected["options"])
+        if "-f" not in expected["options"]:  # the 18 per-technique F1 values, official variant
+            assert len(fields) == 3 + len(NLP4IF2019_FLC)
+            for row, official in zip(result.table, fields[3:]):
+                assert row.f1 == pytest.approx(float(official), abs=1e-9), (case, row.label)
+        checked += 1
+    assert checked == 4 * 18 - len(ACCEPTED_ON_PURPOSE) * 4
+
+
+def test_official_sample(tmp_path):
+    sample = shared_path(*FLC, "official_sample")
+    gold = tmp_path / "ref" / flc.GOLD_FOLDER
+    gold.mkdir(parents=True)
+    shutil.copy(sample / "article736757214.task-FLC.labels", gold)
+    result = flc.score(str(gold), str(sample / "submission-task-FLC.tsv"), flc.FILE_NAME, Options(),
+                       str(tmp_path / "ref"))
+    assert ["%.6f" % result.scores[k] for k in ("flc_f1", "flc_precision", "flc_recall")] == \
+        ["0.976378", "1.000000", "0.953846"]
+    assert result.details["precision sum"] == 5.0
+    # the correct per-technique recall of Loaded_Language (the official prints 1.000000)
+    loaded = next(row for row in result.table if row.label == "Loaded_Language")
+    assert loaded.recall == pytest.approx((40 / 52 + 1) / 2)
+
+
+def test_training_gold_against_itself(tmp_path):
+    folder = shared_path(*FLC, "train-labels-FLC")
+    submission = tmp_path / flc.FILE_NAME
+    with submission.open("w", encoding="utf-8") as out:
+        for path in sorted(folder.glob("*.labels")):
+            out.write(path.read_text(encoding="utf-8"))
+    result = flc.score(str(folder), str(submission), flc.FILE_NAME, Options(), str(folder.parent))
+    assert result.scores == {"flc_f1": 1.0, "flc_precision": 1.0, "flc_recall": 1.0}
+    assert result.details["articles"] == 350 and result.details["gold spans"] == 6041
+
+
+def test_touching_gold_spans(tmp_path):
+    # gold Doubt 0-10, 10-20, 5-8 (merged into 0-10); prediction Doubt 0-20
+    gold = tmp_path / "ref" / flc.GOLD_FOLDER
+    gold.mkdir(parents=True)
+    (gold / "article1.task-FLC.labels").write_text("1\tDoubt\t0\t10\n1\tDoubt\t10\t20\n1\tDoubt\t5\t8\n")
+    submission = tmp_path / flc.FILE_NAME
+    submission.write_text("1\tDoubt\t0\t20\n")
+    result = flc.score(str(gold), str(submission), flc.FILE_NAME, Options(per_technique_recall="official"),
+                       str(tmp_path / "ref"))
+    assert result.scores == {"flc_f1": 1.0, "flc_precision": 1.0, "flc_recall": 1.0}
+    doubt = next(row for row in result.table if row.label == "Doubt")
+    assert (doubt.precision, doubt.recall, round(doubt.f1, 6)) == (1.0, 0.5, 0.666667)
+
+
+@pytest.mark.parametrize("case,fragment", [
+    ("p4_badname", "did you mean 'Loaded_Language'?"),
+    ("p5_unknown_article", "'9999'"),
+    ("p6_too_many_articles", "'1005'"),
+    ("p7_empty_span", "end must be greater than start"),
+    ("p13_negative", "non-negative"),
+    ("p14_float", "integer character offsets"),
+    ("p16_5cols", "found 5"),
+    ("p17_leading_zero_id", "'01001'"),
+    ("p3_overlap_same", "overlap"),
+])
+def test_broken_submissions_through_score_py(tmp_path, case, fragment):
+    synthetic = shared_path(*FLC, "synthetic_tests")
+    run = run_score(tmp_path, {flc.GOLD_FOLDER: synthetic / "gold"},
+                    {flc.FILE_NAME: synthetic / "pred" / ("%s.tsv" % case)})
+    assert_clean_failure(run, fragment, flc.FILE_NAME + ": line 1" if case.startswith(("p4", "p7", "p13", "p14", "p16")) else flc.FILE_NAME)
+
+
+def test_gold_as_a_single_tsv_with_article_declarations(tmp_path):
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    (ref / flc.FILE_NAME).write_text("1\tDoubt\t0\t10\n2\n", encoding="utf-8")
+    submission = tmp_path / "sub.tsv"
+    submission.write_text("1\tDoubt\t0\t10\n2\tDoubt\t0\t5\n", encoding="utf-8")
+    result = flc.score(str(ref / flc.FILE_NAME), str(submission), flc.FILE_NAME, Options(), str(ref))
+    assert result.scores["flc_precision"] == 0.5 and result.scores["flc_recall"] == 1.0
+
+
+def test_article_text_bounds_the_offsets(tmp_path):
+    gold = tmp_path / "ref" / flc.GOLD_FOLDER
+    gold.mkdir(parents=True)
+    (gold / "article7.task-FLC.labels").write_text("7\tDoubt\t0\t5\n")
+    (gold / "article7.txt").write_text("Short text.\n", encoding="utf-8")
+    submission = tmp_path / "sub.tsv"
+    submission.write_text("7\tDoubt\t0\t%d\n" % 10 ** 18)
+    with pytest.raises(SubmissionError) as error:
+        flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
+    assert "beyond the end of the text (12 characters)" in error.value.lines[0]
