@@ -61,6 +61,8 @@ def read_rows(text: str, name: str) -> List[Tuple[int, List[str]]]:
             rows = parse_csv(text, name, backslash_escapes=True)
         except SubmissionError:
             raise rfc_error from None
+        if len({len(fields) for _, fields in rows}) > 1:  # not that variant either
+            raise rfc_error from None
     if rows and rows[0][1] and rows[0][1][0].strip().lower() == HEADER_FIRST_CELL:
         rows = rows[1:]
     return rows

@@ -1,0 +1,204 @@
+"""The nlu track: nltk 3.7 tokens, bit-parallel LCS, CSV variants, and the real prediction files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import assert_clean_failure, nltk_data_dir, run_score, shared_path
+from oracles import naive_lcs
+from scorer.lcs import lcs_length
+from scorer.nltk_tokens import PUNKT_SHA256, Tokenizer, find_punkt, load_punkt
+from scorer.options import Options
+from scorer.problems import ReferenceDataError, SubmissionError
+from scorer.tracks import nlu
+
+NLU = ("data", "aidea_nlu")
+GOLD = "train_answers_subset_1598ids.csv"
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return Tokenizer()
+
+
+# --- tokens --------------------------------------------------------------------------------------
+
+def test_task_description_examples(tokenizer):
+    assert tokenizer.tokens("today is my day.") == ["today", "is", "my", "day"]
+    assert tokenizer.tokens("It's a question.") == ["It", "'s", "a", "question"]
+
+
+def test_task_description_scoring_example(tmp_path):
+    gold = tmp_path / "gold.csv"
+    gold.write_text('1,"to be or not to be","to be or not to be"\n', encoding="utf-8")
+    submission = tmp_path / "sub.csv"
+    submission.write_text('id,q,r\n1,"not to be? No, to be","not to be? No, to be"\n', encoding="utf-8")
+    result = nlu.score(str(gold), str(submission), nlu.FILE_NAME, Options(), str(tmp_path))
+    assert result.scores == {"nlu_score": 0.5, "nlu_q": 0.5, "nlu_r": 0.5}  # 4 / (6 + 6 - 4)
+
+
+def test_punkt_is_the_one_nltk_3_7_loads():
+    path = find_punkt()
+    assert path.endswith(os.path.join("punkt", "PY3", "english.pickle"))
+    load_punkt(path)
+
+
+def test_a_tampered_model_is_refused(tmp_path):
+    bad = tmp_path / "english.pickle"
+    bad.write_bytes(open(find_punkt(), "rb").read() + b"\0")
+    with pytest.raises(ReferenceDataError) as error:
+        load_punkt(str(bad))
+    assert "sha256" in error.value.public[0] and PUNKT_SHA256 in error.value.public[0]
+
+
+def test_the_unpickler_only_builds_punkt_classes():
+    from scorer.nltk_tokens import _PunktUnpickler
+    payload = pickle.dumps(os.system)  # a global a model has no business referring to
+    with pytest.raises(pickle.UnpicklingError):
+        _PunktUnpickler(io.BytesIO(payload)).load()
+
+
+def test_tokens_equal_nltk_word_tokenize_on_real_texts(tokenizer, monkeypatch):
+    import nltk
+    data = nltk_data_dir()
+    if data is None:
+        shared_path("nltk_data")
+    monkeypatch.setattr(nltk.data, "path", [str(data)] + list(nltk.data.path))
+    texts = []
+    with open(shared_path(*NLU, "test_data_no_label.csv"), encoding="utf-8", newline="") as handle:
+        for row in list(csv.reader(handle))[1:400]:
+            texts.extend(nlu.strip_wrapping_quotes(field) for field in row[1:3])
+    texts += ["Mr. Smith went to Washington. He said: \"don't\" -- it's 5 p.m.!", "U.S. policy... OK?",
+              "O.J. ? inferior. . . . yes", "'Cuz I said so", "studies\u2014which 1990\u20132000", ""]
+    for text in texts:
+        assert tokenizer.word_tokenize(text) == nltk.word_tokenize(text), text
+
+
+# --- LCS ------------------------------------------------------------------------------------------
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from("abcde"), max_size=70), st.lists(st.sampled_from("abcde"), max_size=70))
+def test_bit_parallel_lcs_equals_the_dynamic_program(a, b):
+    assert lcs_length(a, b) == naive_lcs(a, b) == lcs_length(b, a)
+
+
+def test_long_answers_are_cheap():
+    a = ["w%d" % (i % 7) for i in range(2000)]
+    b = ["w%d" % (i % 5) for i in range(2000)]
+    assert lcs_length(a, b) == naive_lcs(a[:300], b[:300]) or lcs_length(a, b) > 0
+
+
+# --- the real prediction files ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("prefix,expected", [("ckwu", "0.770393"), ("wclu", "0.775546"), ("weeturn", "0.805140")])
+def test_real_predictions(prefix, expected):
+    folder = shared_path(*NLU, "subset_predictions")
+    path = next(p for p in folder.iterdir() if p.name.startswith(prefix))
+    result = nlu.score(str(shared_path(*NLU, GOLD)), str(path), nlu.FILE_NAME, Options(), str(folder))
+    assert "%.6f" % result.scores["nlu_score"] == expected
+    assert result.scores["nlu_score"] == pytest.approx((result.scores["nlu_q"] + result.scores["nlu_r"]) / 2)
+
+
+def test_gold_against_itself_with_first_answers(tmp_path):
+    gold = shared_path(*NLU, GOLD)
+    seen, rows = set(), []
+    with open(gold, encoding="utf-8", newline="") as handle:
+        for row in csv.reader(handle):
+            if row[0] not in seen:
+                seen.add(row[0])
+                rows.append(row)
+    submission = tmp_path / "sub.csv"
+    with open(submission, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    result = nlu.score(str(gold), str(submission), nlu.FILE_NAME, Options(), str(tmp_path))
+    assert result.scores["nlu_score"] == 1.0
+    assert result.details["scored ids"] == 1598
+
+
+# --- file variants and the test-input mode -------------------------------------------------------------
+
+GOLD_SMALL = '1,"""a b c""","""d e f"""\n1,"""a b""","""d e"""\n2,"""x y""","""z"""\n'
+
+
+def score_text(tmp_path, text, gold=GOLD_SMALL, test_input=None, encoding="utf-8"):
+    (tmp_path / "gold.csv").write_text(gold, encoding="utf-8")
+    if test_input is not None:
+        (tmp_path / nlu.TEST_INPUT).write_text(test_input, encoding="utf-8")
+    (tmp_path / "sub.csv").write_bytes(text.encode(encoding) if isinstance(text, str) else text)
+    return nlu.score(str(tmp_path / "gold.csv"), str(tmp_path / "sub.csv"), nlu.FILE_NAME, Options(), str(tmp_path))
+
+
+@pytest.mark.parametrize("text", [
+    'id,q,r\n1,"""a b c""","""d e f"""\n2,"""x y""","""z"""\n',  # header, RFC quoting as the real files
+    "id,q',r'\r\n1,a b c,d e f\r\n2,x y,z\r\n",  # other header, CRLF, no quotes
+    '\ufeff1,"a b c","d e f"\n2,"x y","z"\n\n\n',  # BOM, trailing blank lines
+    '1,"a b c","d e f"\n2,"x \\"y\\"","z"\n',  # the task text's backslash escapes
+])
+def test_accepted_variants(tmp_path, text):
+    result = score_text(tmp_path, text)
+    expected_2 = 1.0 if "\\\"y" not in text else (0.5 + 1) / 2  # x "y" -> x `` y '': LCS 2 of 4
+    assert result.scores["nlu_score"] == pytest.approx((1.0 + expected_2) / 2)
+
+
+def test_ties_choose_the_first_answer_and_halves_are_reported(tmp_path):
+    result = score_text(tmp_path, '1,"a b","d e f"\n2,"x y","z"\n')
+    # answer 1: q 2/3, r 1 -> 1.667; answer 2: q 1, r 2/3 -> 1.667: the first wins
+    assert result.private[0]["chosen_answer"] == 1
+    assert result.scores["nlu_q"] == pytest.approx((2 / 3 + 1) / 2)
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ('1,"a b c","d e f"\n', "1 of the 2 ids of this phase are missing: '2'"),
+    ('1,"a","b"\n1,"a","b"\n2,"x","z"\n', "line 2: duplicate id '1'"),
+    ('1,"a b c"\n2,"x y","z"\n', "line 1: expected 3 comma-separated columns"),
+    ('1,"a b c,d e f\n2,x,z\n', "unterminated"),
+    ('1,"a b c,"d e f"\n2,x,z\n', "line 1: a quote closes a field but is not followed by a comma"),
+    ("", "no rows"),
+])
+def test_broken_files(tmp_path, text, fragment):
+    with pytest.raises(SubmissionError) as error:
+        score_text(tmp_path, text)
+    assert any(fragment in line for line in error.value.lines), error.value.lines
+
+
+def test_not_utf8_names_the_byte(tmp_path):
+    with pytest.raises(SubmissionError) as error:
+        score_text(tmp_path, b'1,"a","b"\n2,"\xff","z"\n')
+    assert "byte 13 (line 2)" in error.value.lines[0]
+
+
+def test_extra_ids_are_ignored_with_a_warning_without_test_input(tmp_path):
+    result = score_text(tmp_path, '1,"a b c","d e f"\n2,"x y","z"\n3,"q","r"\n')
+    assert result.scores["nlu_score"] == 1.0 and "1 ids are not scored" in result.warnings[0]
+
+
+def test_with_test_input_the_ids_must_be_exactly_the_test_ids(tmp_path):
+    test_input = 'id,q,r,s\n1,"a b c d","d e f g",AGREE\n2,"x y","z",DISAGREE\n3,"u","v",AGREE\n'
+    result = score_text(tmp_path, '1,"a b c","d e f"\n2,"x y","z"\n3,"u","v"\n', test_input=test_input)
+    assert result.scores["nlu_score"] == 1.0 and result.details["scored ids"] == 2  # 3 is unscored
+    with pytest.raises(SubmissionError) as error:
+        score_text(tmp_path, '1,"a b c","d e f"\n2,"x y","z"\n', test_input=test_input)
+    assert "'3'" in error.value.lines[0]
+    with pytest.raises(SubmissionError) as error:
+        score_text(tmp_path, '1,"%s","d"\n2,"x","z"\n3,"u","v"\n' % ("a " * 300), test_input=test_input)
+    assert "characters; at most 214" in error.value.lines[0]
+
+
+def test_end_to_end_with_the_real_baseline_submission(tmp_path):
+    run = run_score(tmp_path, {nlu.FILE_NAME: shared_path(*NLU, GOLD)},
+                    {nlu.FILE_NAME: next(shared_path(*NLU, "subset_predictions").glob("ckwu*"))})
+    assert run.returncode == 0, run.stderr
+    assert "%.6f" % run.scores["nlu_score"] == "0.770393"
+    assert set(run.scores) == {"nlu_score", "nlu_q", "nlu_r"}
+
+
+def test_end_to_end_broken(tmp_path):
+    run = run_score(tmp_path, {nlu.FILE_NAME: GOLD_SMALL}, {nlu.FILE_NAME: '1,"a","b"\n'})
+    assert_clean_failure(run, "aicup2022_nlu.csv: 1 of the 2 ids of this phase are missing: '2'")
