@@ -37,8 +37,8 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int
         bad = [label for label in labels if not isinstance(label, str) or label not in known]
         for label in bad[:3]:
             problems.add(where + ", field 'labels'", label_problem(label, classes))
-        if identifier is not None and not bad:
-            records.append((identifier, frozenset(labels)))
+        if identifier is not None:  # kept with its valid labels so that id checks still run
+            records.append((identifier, frozenset(label for label in labels if label not in bad)))
     check_duplicates(((identifier, "record %d" % (i + 1)) for i, (identifier, _) in enumerate(records)),
                      problems)
     return records
@@ -53,7 +53,6 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
 
     problems = Problems(name)
     submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems)
-    problems.raise_if_any()
     predicted: Dict[str, FrozenSet[str]] = dict(submitted)
     check_id_sets([identifier for identifier, _ in gold], predicted, problems, "meme ids")
     problems.raise_if_any()

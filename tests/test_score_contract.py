@@ -1,0 +1,203 @@
+"""score.py as the platforms run it: layout, outputs, exit codes, messages, Python versions."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import PROGRAM, assert_clean_failure, parse_scores_v15, run_score
+from scorer.registry import ALL_KEYS, BY_NAME, TRACKS
+from scorer.report import fixed_point
+
+TEXT = "Vote for us! The corrupt elite hates you. Make the country great again."
+ST1_GOLD = json.dumps([{"id": "1", "labels": ["Loaded Language", "Smears"], "text": TEXT},
+                       {"id": "2", "labels": [], "text": "Nothing here."}])
+ST2_GOLD = json.dumps([{"id": "1", "text": TEXT, "labels": [
+    {"technique": "Smears", "start": 13, "end": 40, "text_fragment": TEXT[13:40]},
+    {"technique": "Slogans", "start": 42, "end": 71, "text_fragment": TEXT[42:71]}]},
+    {"id": "2", "text": "Nothing here.", "labels": []}])
+ST3_GOLD = json.dumps([{"id": "1", "labels": ["Transfer"], "text": TEXT, "image": "1.png"},
+                       {"id": "2", "labels": [], "text": "x", "image": "2.png"}])
+FLC_GOLD = "1\tLoaded_Language\t0\t10\n1\tDoubt\t20\t30\n2\n"
+ABSITA_GOLD = json.dumps({"id_sentence": "a", "sentence": "Ottima batteria", "aspects": ["batteria"],
+                          "aspects_position": [[7, 15]], "polarities": [[1, 0]], "score": 5}) + "\n"
+NLU_GOLD = '1,"""to be or not to be""","""yes"""\n'
+
+REF = {"semeval2021_t6_st1.json": ST1_GOLD, "semeval2021_t6_st2.json": ST2_GOLD,
+       "semeval2021_t6_st3.json": ST3_GOLD, "nlp4if2019_flc.tsv": FLC_GOLD,
+       "evalita2020_absita.ndjson": ABSITA_GOLD, "aicup2022_nlu.csv": NLU_GOLD}
+PERFECT = dict(REF, **{"nlp4if2019_flc.tsv": "1\tLoaded_Language\t0\t10\n1\tDoubt\t20\t30\n"})
+STDLIB_ONLY = [name for name in REF if name != "aicup2022_nlu.csv"]
+
+
+def test_every_track_scores_and_the_outputs_follow_both_platforms_rules(tmp_path):
+    run = run_score(tmp_path, REF, PERFECT)
+    assert run.returncode == 0, run.stderr
+    text = (run.output / "scores.txt").read_text(encoding="ascii")
+    v15 = parse_scores_v15(text)
+    codabench = yaml.safe_load(text)
+    assert list(v15) == list(ALL_KEYS)
+    assert all(isinstance(value, float) and math.isfinite(value) for value in codabench.values())
+    assert codabench == v15 == run.scores_json
+    for line in text.splitlines():
+        value = line.split(": ")[1]
+        assert len(value.split(".")[1]) >= 9 and "e" not in value.lower()
+    assert sorted(os.listdir(run.output)) == ["detailed_results.html", "private", "scores.json", "scores.txt"]
+    page = (run.output / "detailed_results.html").read_text(encoding="utf-8")
+    for track in TRACKS:
+        assert 'id="%s"' % track.name in page
+    assert "<script" not in page and "http" not in page.replace('lang="en"', "")
+
+
+def test_tracks_without_a_submitted_file_are_skipped(tmp_path):
+    run = run_score(tmp_path, REF, {"semeval2021_t6_st3.json": ST3_GOLD})
+    assert run.returncode == 0, run.stderr
+    assert set(run.scores) == set(BY_NAME["t6_st3"].keys)
+
+
+def test_metadata_is_only_command_and_description():
+    metadata = yaml.safe_load((PROGRAM / "metadata").read_text(encoding="utf-8"))
+    assert metadata == {"command": "python3 $program/score.py $input $output",
+                        "description": metadata["description"]}
+    assert "  " not in metadata["command"]
+
+
+@pytest.mark.parametrize("value,text", [(0.5, "0.500000000"), (1e-05, "0.000010000"), (0.0, "0.000000000"),
+                                        (1.0136356603448233, "1.0136356603448233"), (-0.0, "0.000000000"),
+                                        (123.25, "123.250000000")])
+def test_fixed_point_round_trips(value, text):
+    assert fixed_point(value) == text and float(text) == value
+
+
+def test_empty_res_lists_the_expected_names(tmp_path):
+    run = run_score(tmp_path, REF, {})
+    assert_clean_failure(run, "no file of this phase was found", "semeval2021_t6_st2.json", "aicup2022_nlu.csv")
+
+
+def test_misnamed_file_gets_a_guess(tmp_path):
+    run = run_score(tmp_path, REF, {"task2.json": ST2_GOLD})
+    assert_clean_failure(run, "found task2.json; expected semeval2021_t6_st2.json")
+
+
+def test_wrapping_folder_and_junk(tmp_path):
+    res = {"my_submission/semeval2021_t6_st1.json": ST1_GOLD, "__MACOSX/._x": "junk", ".DS_Store": "junk"}
+    run = run_score(tmp_path, REF, res)
+    assert run.returncode == 0, run.stderr
+    assert "wraps its files in the folder 'my_submission'" in run.stdout
+    assert run.scores["t6_st1_f1_micro"] == 1.0
+
+
+def test_a_file_at_two_depths_is_ambiguous(tmp_path):
+    res = {"semeval2021_t6_st1.json": ST1_GOLD, "old/semeval2021_t6_st1.json": ST1_GOLD}
+    assert_clean_failure(run_score(tmp_path, REF, res), "found both semeval2021_t6_st1.json and old/")
+
+
+@pytest.mark.parametrize("name,content,fragments", [
+    ("semeval2021_t6_st1.json", '[{"id": "1", "labels": ["Loaded language"]}]',
+     ["record 1 (id '1'), field 'labels': unknown technique 'Loaded language' (did you mean 'Loaded Language'?)",
+      "1 of the 2 meme ids of this phase are missing: '2'"]),
+    ("semeval2021_t6_st1.json", '[{"id": "1", "labels": []},\n {"id": 2, "labels": []}]',
+     ["record 2 (id 2): field 'id' must be a string (write \"2\", not 2)"]),
+    ("semeval2021_t6_st1.json", '[{"id": "1", "labels": []}\n {"id": "2"}]', ["line 2, column 2: not valid JSON"]),
+    ("semeval2021_t6_st1.json", '{"id": "1"}', ["top level: expected a JSON list"]),
+    ("semeval2021_t6_st1.json", "", ["the file is empty"]),
+    ("semeval2021_t6_st2.json", '[{"id": "1", "labels": [{"technique": "Smears", "start": 5, "end": 3}]}, {"id": "2", "labels": []}]',
+     ["record 1 (id '1'), label 1: end must be greater than start"]),
+    ("semeval2021_t6_st2.json", '[{"id": "1", "labels": [{"technique": "Smears", "start": 0, "end": 1e400}]}, {"id": "2", "labels": []}]',
+     ["end must be an integer"]),
+    ("nlp4if2019_flc.tsv", "1 Doubt 0 10\n", ["line 1: expected 4 TAB-separated columns", "separate the columns with TAB"]),
+    ("nlp4if2019_flc.tsv", "1\tDoubt\t0\t10\n1\tDoubt\t5\t12\n", ["article '1': two 'Doubt' spans overlap"]),
+])
+def test_broken_submissions_exit_1_with_a_clear_line(tmp_path, name, content, fragments):
+    run = run_score(tmp_path, REF, {name: content})
+    assert_clean_failure(run, *fragments)
+
+
+def test_gold_never_reaches_public_outputs(tmp_path):
+    canary = "CANARY-7f3a"
+    ref = dict(REF)
+    ref["semeval2021_t6_st2.json"] = ST2_GOLD.replace("Vote for us", canary[:11])
+    ref["evalita2020_absita.ndjson"] = ABSITA_GOLD.replace("batteria", canary)
+    ref["nlp4if2019_flc.tsv"] = FLC_GOLD + "%s\n" % canary
+    submissions = [
+        {"semeval2021_t6_st2.json": '[{"id": "1", "labels": [{"technique": "Smears", "start": 0, "end": 9999}]}, {"id": "2", "labels": []}]'},
+        {"evalita2020_absita.ndjson": '{"id_sentence": "a", "aspects": ["x"]}\n{"id_sentence": "b", "aspects": []}\n'},
+        {"evalita2020_absita.ndjson": '{"id_sentence": "a", "aspects": ["x"], "polarities": [[1, 0]], "score": 4}\n'},
+        {"nlp4if2019_flc.tsv": "1\tDoubt\t0\t10\n"},
+    ]
+    for res in submissions:
+        run = run_score(tmp_path, ref, res)
+        public = run.stdout + run.stderr
+        for path in run.output.iterdir():
+            if path.is_file():
+                public += path.read_text(encoding="utf-8")
+        assert canary not in public and canary[:11] not in public
+
+
+def test_broken_gold_is_reported_without_its_content(tmp_path):
+    ref = dict(REF, **{"semeval2021_t6_st1.json": '[{"id": "1", "labels": ["SECRET-LABEL"]}]'})
+    run = run_score(tmp_path, ref, {"semeval2021_t6_st1.json": ST1_GOLD})
+    assert_clean_failure(run, "reference data semeval2021_t6_st1.json: record 1 (id '1'), field 'labels'")
+    assert "SECRET-LABEL" not in run.stderr + run.stdout
+    assert "SECRET-LABEL" in (run.output / "private" / "problems.txt").read_text(encoding="utf-8")
+
+
+def test_a_bug_of_ours_is_no_traceback_for_the_participant(tmp_path, monkeypatch):
+    res_file = tmp_path / "x"
+    run = run_score(tmp_path, REF, {"semeval2021_t6_st1.json": ST1_GOLD},
+                    env={"PYTHONPATH": str(tmp_path / "boom")})
+    assert run.returncode == 0  # sanity: the normal run works
+    boom = tmp_path / "program"
+    shutil.copytree(PROGRAM, boom)
+    (boom / "scorer" / "tracks" / "t6_st1.py").write_text("def score(*args):\n    raise RuntimeError('bug')\n")
+    base = run.output.parent
+    process = subprocess.run([sys.executable, str(boom / "score.py"), str(base / "input"), str(tmp_path / "out")],
+                             capture_output=True, text=True)
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    assert "internal error" in process.stderr
+    assert "RuntimeError" in (tmp_path / "out" / "private" / "problems.txt").read_text()
+    del res_file
+
+
+def test_the_scoring_program_needs_python_3_7_at_most():
+    vermin = pytest.importorskip("vermin")
+    del vermin
+    process = subprocess.run([str(Path(sys.executable).parent / "vermin"), "--no-tips", "--violations", "-t=3.7-",
+                              "--no-parse-comments", "--eval-annotations", str(PROGRAM)],
+                             capture_output=True, text=True)
+    assert process.returncode == 0, process.stdout + process.stderr
+
+
+def _pythons():
+    found = []
+    for minor in range(7, 13):
+        for candidate in (shutil.which("python3.%d" % minor),
+                          "/root/.pyenv/versions/3.%d" % minor):
+            if candidate and os.path.isdir(candidate):
+                versions = sorted(Path("/root/.pyenv/versions").glob("3.%d.*" % minor))
+                candidate = str(versions[-1] / "bin" / "python3") if versions else None
+            if candidate and os.path.isfile(candidate):
+                probe = subprocess.run([candidate, "-c", "import sys; print(sys.version_info[:2])"],
+                                       capture_output=True, text=True)
+                if probe.returncode == 0 and probe.stdout.strip() == "(3, %d)" % minor:
+                    found.append(candidate)
+                    break
+    return found
+
+
+@pytest.mark.parametrize("python", _pythons() or [pytest.param(None, marks=pytest.mark.skip("no python3.7-3.12 found"))])
+def test_stdlib_tracks_on_every_python_of_the_images(tmp_path, python):
+    res = {name: PERFECT[name] for name in STDLIB_ONLY}
+    run = run_score(tmp_path, REF, res, python=python)
+    assert run.returncode == 0, run.stderr
+    assert len(run.scores) == len(ALL_KEYS) - 3
+    broken = run_score(tmp_path, REF, {"semeval2021_t6_st1.json": "[1, 2"}, python=python)
+    assert_clean_failure(broken, "not valid JSON")
