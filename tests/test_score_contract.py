@@ -177,19 +177,18 @@ def test_the_scoring_program_needs_python_3_7_at_most():
 
 
 def _pythons():
+    """One interpreter per minor version 3.7-3.12 found on this machine (PATH or pyenv)."""
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
     found = []
     for minor in range(7, 13):
-        for candidate in (shutil.which("python3.%d" % minor),
-                          "/root/.pyenv/versions/3.%d" % minor):
-            if candidate and os.path.isdir(candidate):
-                versions = sorted(Path("/root/.pyenv/versions").glob("3.%d.*" % minor))
-                candidate = str(versions[-1] / "bin" / "python3") if versions else None
-            if candidate and os.path.isfile(candidate):
-                probe = subprocess.run([candidate, "-c", "import sys; print(sys.version_info[:2])"],
-                                       capture_output=True, text=True)
-                if probe.returncode == 0 and probe.stdout.strip() == "(3, %d)" % minor:
-                    found.append(candidate)
-                    break
+        candidates = [str(p / "bin" / "python3") for p in sorted(pyenv.glob("3.%d.*" % minor))]
+        candidates.append(shutil.which("python3.%d" % minor))
+        for candidate in filter(None, candidates):
+            probe = subprocess.run([candidate, "-c", "import sys; print(sys.version_info[:2])"],
+                                   capture_output=True, text=True)
+            if probe.returncode == 0 and probe.stdout.strip() == "(3, %d)" % minor:
+                found.append(candidate)
+                break
     return found
 
 
