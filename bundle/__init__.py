@@ -1,0 +1,1 @@
+"""Building and checking the competition bundle (used by ``build_bundle.py``)."""

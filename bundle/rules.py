@@ -1,0 +1,242 @@
+"""Validating competition.yaml against the scoring program's tracks and both platforms' rules.
+
+The rules come from reading the platforms' source (../shared/research/codalab_bundle_format.md):
+Codalab v1.5 passes every top-level and phase key to its Django models and fails the whole upload
+on an unknown one; Codabench's v1.5 path needs a logo, the terms page, leaderboard labels that
+match, and limits keys and labels to 36 characters. Each problem is one line.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from typing import Any, Dict, List
+
+COMPETITION_KEYS = {
+    "title", "description", "image", "has_registration", "start_date", "end_date",
+    "competition_docker_image", "force_submission_to_leaderboard", "disallow_leaderboard_modifying",
+    "enable_detailed_results", "allow_teams", "enable_per_submission_metadata",
+    "allow_public_submissions", "enable_forum", "anonymous_leaderboard", "enable_teams",
+    "hide_top_three", "hide_chart", "show_datasets_from_yaml", "reward", "url_redirect",
+    "html", "phases", "leaderboard", "admin_names",
+}
+PHASE_KEYS = {
+    "phasenumber", "label", "start_date", "description", "max_submissions", "max_submissions_per_day",
+    "is_scoring_only", "execution_time_limit", "color", "auto_migration", "leaderboard_management_mode",
+    "force_best_submission_to_leaderboard", "phase_never_ends", "max_submission_size",
+    "participant_max_storage_use", "delete_submissions_except_best_and_last",
+    "scoring_program_docker_image", "default_docker_image", "disable_custom_docker_image",
+    "ingestion_program_docker_image", "scoring_program", "reference_data", "input_data",
+    "ingestion_program", "public_data", "starting_kit", "datasets",
+}
+FILE_FIELDS = ("scoring_program", "reference_data", "input_data", "ingestion_program", "public_data",
+               "starting_kit")
+KNOWN_IMAGES = {"codalab/codalab-legacy:py37", "codalab/codalab-legacy:py39",
+                "codalab/codalab-legacy:py312"}
+COLORS = {"white", "orange", "yellow", "green", "blue", "purple"}
+PAGES = ("overview", "evaluation", "terms", "data")
+COLUMN_KEYS = {"leaderboard", "label", "rank", "sort", "numeric_format", "selection_default",
+               "column_group", "computed", "hidden"}
+KEY_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,36}$")
+REFERENCE_ZIP = re.compile(r"^(\w+)_reference_data\.zip$")
+
+
+def phase_folder(phase: Dict[str, Any]) -> str:
+    """The folder of the reference data of a phase: ``dev_reference_data.zip`` -> ``dev``."""
+    match = REFERENCE_ZIP.match(str(phase.get("reference_data", "")))
+    return match.group(1) if match else ""
+
+
+def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_better) -> List[str]:
+    """Every problem of ``config`` (the parsed competition.yaml), one line each."""
+    problems: List[str] = []
+    add = problems.append
+    if not isinstance(config, dict):
+        return ["competition.yaml: the top level must be a mapping"]
+    for key in sorted(set(config) - COMPETITION_KEYS, key=str):
+        add("competition.yaml: unknown top-level key %r (Codalab v1.5 rejects the whole bundle; "
+            "v2 keys such as version, pages, tasks, terms do not belong here)" % key)
+    title = config.get("title")
+    if not isinstance(title, str) or not title.strip() or len(title) > 100:
+        add("competition.yaml: title must be a non-empty string of at most 100 characters")
+    image = config.get("image")
+    if not isinstance(image, str) or not os.path.isfile(os.path.join(pages_dir, image)):
+        add("competition.yaml: image must name a logo file in pages/ (Codabench requires a logo)")
+    docker = config.get("competition_docker_image")
+    if docker not in KNOWN_IMAGES:
+        add("competition.yaml: competition_docker_image must be one of %s" % ", ".join(sorted(KNOWN_IMAGES)))
+    if "end_date" in config and config["end_date"] is not None and \
+            not isinstance(config["end_date"], (datetime.date, datetime.datetime)):
+        add("competition.yaml: end_date must be an unquoted date or datetime, or empty")
+    html = config.get("html")
+    if not isinstance(html, dict):
+        add("competition.yaml: html must map overview, evaluation, terms and data to pages")
+        html = {}
+    for page in PAGES:
+        if page not in html:
+            add("competition.yaml: html.%s is required" % page)
+    for page, file_name in html.items():
+        path = os.path.join(pages_dir, str(file_name))
+        if not os.path.isfile(path):
+            add("competition.yaml: html.%s: no file %s in pages/" % (page, file_name))
+            continue
+        try:
+            with open(path, encoding="utf-8") as handle:
+                if not handle.read().strip():
+                    add("competition.yaml: html.%s: %s is empty (Codabench rejects empty pages)" % (page, file_name))
+        except UnicodeDecodeError:
+            add("competition.yaml: html.%s: %s is not UTF-8" % (page, file_name))
+    phases = _phases(config, problems)
+    _leaderboard(config, phases, reference_root, tracks, lower_is_better, problems)
+    return problems
+
+
+def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]:
+    add = problems.append
+    phases = config.get("phases")
+    if not isinstance(phases, dict) or not phases:
+        add("competition.yaml: phases must be a mapping of phases")
+        return []
+    result = []
+    numbers = set()
+    previous_start = None
+    for index, (key, phase) in enumerate(phases.items()):
+        where = "competition.yaml: phase %s" % key
+        if not isinstance(phase, dict):
+            add("%s: must be a mapping" % where)
+            continue
+        for unknown in sorted(set(phase) - PHASE_KEYS, key=str):
+            add("%s: unknown key %r (Codalab v1.5 rejects the bundle)" % (where, unknown))
+        number = phase.get("phasenumber")
+        if not isinstance(number, int) or number in numbers:
+            add("%s: phasenumber must be a unique integer" % where)
+        numbers.add(number)
+        label = phase.get("label")
+        if not isinstance(label, str) or not label or len(label) > 50:
+            add("%s: label must be a string of 1 to 50 characters" % where)
+        if len(str(phase.get("description", ""))) > 1000:
+            add("%s: description is longer than 1000 characters" % where)
+        start = phase.get("start_date")
+        if not isinstance(start, (datetime.date, datetime.datetime)):
+            add("%s: start_date must be an unquoted YAML date or datetime (a quoted string fails on v1.5)" % where)
+        else:
+            start_dt = start if isinstance(start, datetime.datetime) else \
+                datetime.datetime(start.year, start.month, start.day)
+            if start_dt.tzinfo is None:
+                start_dt = start_dt.replace(tzinfo=datetime.timezone.utc)
+            if previous_start is not None and start_dt - previous_start < datetime.timedelta(days=1):
+                add("%s: must start at least a day after the previous phase (Codabench ends a phase "
+                    "the day before the next one starts)" % where)
+            previous_start = start_dt
+        for field in ("max_submissions_per_day", "execution_time_limit"):
+            if not isinstance(phase.get(field), int) or isinstance(phase.get(field), bool) or phase[field] <= 0:
+                add("%s: set %s explicitly (the platforms' defaults differ)" % (where, field))
+        for field in ("scoring_program", "reference_data"):
+            if field not in phase:
+                add("%s: %s is required" % (where, field))
+        for field in FILE_FIELDS:
+            if field in phase and not str(phase[field]).endswith(".zip"):
+                add("%s: %s must be a .zip inside the bundle" % (where, field))
+        if "reference_data" in phase and not phase_folder(phase):
+            add("%s: reference_data must be named <folder>_reference_data.zip, where <folder> is "
+                "the phase's folder of reference data" % where)
+        if index == 0 and phase.get("auto_migration"):
+            add("%s: auto_migration cannot be true on the first phase (Codabench refuses it)" % where)
+        if phase.get("leaderboard_management_mode", "default") not in ("default", "hide_results"):
+            add("%s: leaderboard_management_mode must be default or hide_results" % where)
+        if "color" in phase and phase["color"] not in COLORS:
+            add("%s: color must be one of %s" % (where, ", ".join(sorted(COLORS))))
+        result.append(phase)
+    end = config.get("end_date")
+    if isinstance(end, (datetime.date, datetime.datetime)) and previous_start is not None:
+        end_dt = end if isinstance(end, datetime.datetime) else datetime.datetime(end.year, end.month, end.day)
+        if end_dt.tzinfo is None:
+            end_dt = end_dt.replace(tzinfo=datetime.timezone.utc)
+        if end_dt <= previous_start:
+            add("competition.yaml: end_date must be after the start of the last phase")
+    return result
+
+
+def _leaderboard(config, phases, reference_root, tracks, lower_is_better, problems) -> None:
+    add = problems.append
+    board = config.get("leaderboard")
+    if not isinstance(board, dict) or not isinstance(board.get("leaderboards"), dict) \
+            or not isinstance(board.get("columns"), dict):
+        add("competition.yaml: leaderboard needs leaderboards and columns")
+        return
+    labels = {}
+    for key, value in board["leaderboards"].items():
+        if not isinstance(value, dict) or "label" not in value or "rank" not in value:
+            add("competition.yaml: leaderboard.leaderboards.%s needs a label and a rank" % key)
+            continue
+        if len(str(key)) > 36 or len(str(value["label"])) > 64:
+            add("competition.yaml: leaderboard %s: key at most 36, label at most 64 characters" % key)
+        labels[value["label"]] = key
+    if len(labels) > 1:
+        add("competition.yaml: more than one leaderboard; Codabench attaches only the first")
+    key_to_track = {key: track for track in tracks for key in track.keys}
+    used_tracks = set()
+    selection = []
+    used_per_board = {label: 0 for label in labels}
+    for key, column in board["columns"].items():
+        where = "competition.yaml: leaderboard column %s" % key
+        if not KEY_PATTERN.match(str(key)):
+            add("%s: keys are 1 to 36 letters, digits or _" % where)
+        if key not in key_to_track:
+            add("%s: no track writes this key (known keys: %s)" % (where, ", ".join(sorted(key_to_track))))
+        else:
+            used_tracks.add(key_to_track[key])
+        if not isinstance(column, dict):
+            add("%s: must be a mapping" % where)
+            continue
+        for unknown in sorted(set(column) - COLUMN_KEYS, key=str):
+            add("%s: unknown key %r" % (where, unknown))
+        board_label = (column.get("leaderboard") or {}).get("label") if isinstance(column.get("leaderboard"), dict) else None
+        if board_label not in labels:
+            add("%s: leaderboard.label must equal a leaderboard's label exactly" % where)
+        else:
+            used_per_board[board_label] += 1
+        label = column.get("label", "")
+        if not isinstance(label, str) or not label or len(label) > 36:
+            add("%s: label must be 1 to 36 characters" % where)
+        sort = column.get("sort", "desc")
+        if sort not in ("asc", "desc"):
+            add("%s: sort must be asc or desc" % where)
+        if key in lower_is_better and sort != "asc":
+            add("%s: lower is better for this score; set sort: asc" % where)
+        if key not in lower_is_better and sort != "desc":
+            add("%s: higher is better for this score; use sort: desc (or leave it out)" % where)
+        numeric = column.get("numeric_format")
+        if not isinstance(numeric, int) or isinstance(numeric, bool) or not 1 <= numeric <= 10:
+            add("%s: numeric_format must be an integer from 1 to 10" % where)
+        if "computed" in column:
+            add("%s: computed columns rank on ranks in v1.5 and are dropped by Codabench; "
+                "compute aggregates in the scoring program instead" % where)
+        if not isinstance(column.get("rank"), int):
+            add("%s: give an integer rank (display order)" % where)
+        selection.append((column.get("selection_default", 0), column.get("rank", 10 ** 9), key))
+    for label, count in used_per_board.items():
+        if count == 0:
+            add("competition.yaml: leaderboard %r has no column" % label)
+    if selection:
+        best = max(value for value, _, _ in selection)
+        chosen = [item for item in selection if item[0] == best]
+        lowest_rank = min(rank for _, rank, _ in selection)
+        if best <= 0 or len(chosen) != 1:
+            add("competition.yaml: exactly one column must have the highest selection_default (the ranking score)")
+        elif chosen[0][1] != lowest_rank:
+            add("competition.yaml: the ranking column %s must also have the lowest rank (Codabench "
+                "ranks by its first column)" % chosen[0][2])
+    for phase in phases:
+        folder = phase_folder(phase)
+        if not folder:
+            continue
+        path = os.path.join(reference_root, folder)
+        if not os.path.isdir(path):
+            add("phase %s: no reference data folder %s" % (phase.get("label"), path))
+            continue
+        for track in sorted(used_tracks, key=lambda t: t.name):
+            if track.find_gold(path) is None:
+                add("phase %s: the leaderboard shows track %s but %s has no gold for it (%s)"
+                    % (phase.get("label"), track.name, path, " or ".join(track.gold_names or (track.filename,))))
