@@ -1,0 +1,255 @@
+"""The release: yaml validation, reproducible zips, the self-contained scoring program, the kit."""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import ROOT, assert_clean_failure, run_score
+
+sys.path.insert(0, str(ROOT))
+
+from bundle.rules import validate  # noqa: E402
+from scorer.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
+
+BUILD = [sys.executable, str(ROOT / "build_bundle.py")]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist")
+    process = subprocess.run(BUILD + ["--out", str(out)], capture_output=True, text=True, cwd=str(ROOT))
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert "check: the bundle passes" in process.stdout
+    return out, process.stdout
+
+
+def sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def test_two_builds_are_byte_identical(built, tmp_path):
+    out, _ = built
+    process = subprocess.run(BUILD + ["--out", str(tmp_path), "--no-check"], capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    assert sha256(out / "competition_bundle.zip") == sha256(tmp_path / "competition_bundle.zip")
+    assert sha256(out / "starting_kit.zip") == sha256(tmp_path / "starting_kit.zip")
+
+
+def test_bundle_layout(built):
+    out, stdout = built
+    with zipfile.ZipFile(out / "competition_bundle.zip") as bundle:
+        names = bundle.namelist()
+        assert names[0] == "competition.yaml"
+        assert [n for n in names if ".yaml" in n] == ["competition.yaml"]
+        assert not [n for n in names if "/" in n or "__MACOSX" in n or ".DS_Store" in n]
+        for name in names:
+            if name.endswith(".zip"):
+                with zipfile.ZipFile(bundle.open(name)) as inner:
+                    inner_names = inner.namelist()
+                    assert not [n for n in inner_names if "__pycache__" in n or n.endswith(".pyc")]
+                    assert all(info.date_time == (1980, 1, 1, 0, 0, 0) for info in inner.infolist())
+        with zipfile.ZipFile(bundle.open("scoring_program.zip")) as program:
+            names = program.namelist()
+            assert "metadata" in names and "score.py" in names
+            assert "nltk_data/tokenizers/punkt/PY3/english.pickle" in names
+            for tag in ("37m", "38", "39", "310", "311", "312"):
+                assert "vendor/regex/_regex.cpython-%s-x86_64-linux-gnu.so" % tag in names
+        with zipfile.ZipFile(bundle.open("dev_reference_data.zip")) as ref:
+            assert "semeval2021_t6_st1.json" in ref.namelist()  # contents, no wrapping folder
+    for layout in ("v1.5", "codabench"):
+        for phase in ("Development", "Test"):
+            assert "%s, phase %s, sample submission: exit 0, %d leaderboard scores" % (layout, phase, len(ALL_KEYS)) in stdout
+            assert "%s, phase %s, broken submission: exit 1" % (layout, phase) in stdout
+
+
+def _pythons():
+    from test_score_contract import _pythons as find
+    return find()
+
+
+@pytest.mark.parametrize("python", _pythons())
+def test_extracted_program_scores_every_track_without_site_packages(built, tmp_path, python):
+    out, _ = built
+    with zipfile.ZipFile(out / "competition_bundle.zip") as bundle:
+        for name in ("scoring_program.zip", "dev_reference_data.zip", "starting_kit.zip"):
+            (tmp_path / name).write_bytes(bundle.read(name))
+    zipfile.ZipFile(tmp_path / "scoring_program.zip").extractall(tmp_path / "program")
+    zipfile.ZipFile(tmp_path / "dev_reference_data.zip").extractall(tmp_path / "input" / "ref")
+    with zipfile.ZipFile(tmp_path / "starting_kit.zip") as kit:
+        (tmp_path / "sample.zip").write_bytes(kit.read("sample_submission.zip"))
+    zipfile.ZipFile(tmp_path / "sample.zip").extractall(tmp_path / "input" / "res")
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}  # no NLTK_DATA: the program's own model
+    process = subprocess.run([python, "-I", "-S", str(tmp_path / "program" / "score.py"),
+                              str(tmp_path / "input"), str(tmp_path / "output")],
+                             capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert process.returncode == 0, process.stderr
+    keys = [line.split(":")[0] for line in (tmp_path / "output" / "scores.txt").read_text().splitlines()]
+    assert keys == list(ALL_KEYS)
+
+
+# --- competition.yaml rules ------------------------------------------------------------------------
+
+def load_config():
+    return yaml.safe_load((ROOT / "competition.yaml").read_text(encoding="utf-8"))
+
+
+def problems_of(config):
+    return validate(config, str(ROOT / "pages"), str(ROOT / "reference_data"), TRACKS, LOWER_IS_BETTER)
+
+
+def test_the_repository_yaml_is_valid():
+    assert problems_of(load_config()) == []
+
+
+def test_every_score_key_is_a_column():
+    assert list(load_config()["leaderboard"]["columns"]) == list(ALL_KEYS)
+
+
+def _mutate(function):
+    config = copy.deepcopy(load_config())
+    function(config)
+    return problems_of(config)
+
+
+@pytest.mark.parametrize("mutation,fragment", [
+    (lambda c: c.update(version=2), "unknown top-level key 'version'"),
+    (lambda c: c["phases"][1].update(start_date="2027-01-04"), "start_date must be an unquoted YAML date"),
+    (lambda c: c["phases"][1].update(tasks=[1]), "unknown key 'tasks'"),
+    (lambda c: c["phases"][1].pop("max_submissions_per_day"), "set max_submissions_per_day explicitly"),
+    (lambda c: c["phases"][2].update(start_date=datetime.date(2026, 1, 1)), "at least a day after"),
+    (lambda c: c["leaderboard"]["columns"]["flc_f1"].update(label="x" * 37), "label must be 1 to 36"),
+    (lambda c: c["leaderboard"]["columns"]["sa_rmse"].pop("sort"), "lower is better for this score"),
+    (lambda c: c["leaderboard"]["columns"].update(bleu={"leaderboard": {"label": "Results"}, "label": "BLEU",
+                                                         "rank": 99, "numeric_format": 2}), "no track writes this key"),
+    (lambda c: c["leaderboard"]["columns"]["flc_f1"].update(selection_default=1), "exactly one column must have"),
+    (lambda c: c["leaderboard"]["columns"]["flc_f1"].update(leaderboard={"label": "results"}), "must equal a leaderboard's label"),
+    (lambda c: c["html"].pop("data"), "html.data is required"),
+    (lambda c: c.update(image="missing.png"), "image must name a logo"),
+    (lambda c: c["phases"][1].update(reference_data="nowhere_reference_data.zip"), "no reference data folder"),
+])
+def test_rules_catch_what_the_platforms_reject(mutation, fragment):
+    problems = _mutate(mutation)
+    assert any(fragment in line for line in problems), problems
+
+
+def test_a_column_without_gold_in_a_phase_is_refused(tmp_path):
+    shutil.copytree(ROOT / "reference_data", tmp_path / "ref")
+    (tmp_path / "ref" / "test" / "aicup2022_nlu.csv").unlink()
+    problems = validate(load_config(), str(ROOT / "pages"), str(tmp_path / "ref"), TRACKS, LOWER_IS_BETTER)
+    assert any("track nlu" in line and "Test" in line for line in problems), problems
+
+
+def test_build_refuses_a_broken_yaml_with_one_line_each(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns(".venv", "dist", "build", ".git", "__pycache__"))
+    text = (root / "competition.yaml").read_text(encoding="utf-8").replace("title:", "version: 2\ntitle:")
+    (root / "competition.yaml").write_text(text, encoding="utf-8")
+    process = subprocess.run([sys.executable, str(root / "build_bundle.py"), "--no-check"],
+                             capture_output=True, text=True)
+    assert process.returncode == 1 and "unknown top-level key 'version'" in process.stderr
+    assert "Traceback" not in process.stderr and not (root / "dist").exists()
+
+
+# --- the starting kit ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def kit(built, tmp_path_factory):
+    out, _ = built
+    folder = tmp_path_factory.mktemp("kit")
+    zipfile.ZipFile(out / "starting_kit.zip").extractall(folder)
+    return folder
+
+
+def test_kit_contents(kit):
+    for name in ("README.md", "baselines.py", "score_locally.py", "check_format.py", "sample_submission.zip",
+                 "scoring_program/score.py", "public_data/dev/semeval2021_t6_st1.json"):
+        assert (kit / name).exists(), name
+    with zipfile.ZipFile(kit / "sample_submission.zip") as sample:
+        assert sorted(sample.namelist()) == sorted(t.filename for t in TRACKS)  # flat, every track
+
+
+def test_score_locally_runs_the_same_program(kit, tmp_path):
+    process = subprocess.run([sys.executable, str(kit / "score_locally.py"), str(kit / "sample_submission.zip"),
+                              "--ref", str(ROOT / "reference_data" / "dev"), "--out", str(tmp_path / "out")],
+                             capture_output=True, text=True, cwd=str(tmp_path))
+    assert process.returncode == 0, process.stderr
+    assert "t6_st1_f1_micro:" in process.stdout and "detailed results:" in process.stdout
+    assert (tmp_path / "out" / "detailed_results.html").exists()
+
+
+def test_score_locally_needs_gold_and_says_so(kit, tmp_path):
+    process = subprocess.run([sys.executable, str(kit / "score_locally.py"), str(kit / "sample_submission.zip")],
+                             capture_output=True, text=True, cwd=str(tmp_path))
+    assert process.returncode == 2 and "pass --ref" in process.stderr
+
+
+def test_check_format_accepts_the_sample_and_names_problems(kit, tmp_path):
+    ok = subprocess.run([sys.executable, str(kit / "check_format.py"), str(kit / "sample_submission.zip")],
+                        capture_output=True, text=True, cwd=str(tmp_path))
+    assert ok.returncode == 0 and "format OK" in ok.stdout, ok.stderr
+    broken = tmp_path / "broken.zip"
+    with zipfile.ZipFile(broken, "w") as archive:
+        archive.writestr("nlp4if2019_flc.tsv", "700100000\tLoaded Language\t0\t10\n")
+    bad = subprocess.run([sys.executable, str(kit / "check_format.py"), str(broken)],
+                         capture_output=True, text=True, cwd=str(tmp_path))
+    assert bad.returncode == 1
+    assert "nlp4if2019_flc.tsv: line 1: unknown technique 'Loaded Language' (did you mean 'Loaded_Language'?)" in bad.stderr
+
+
+@pytest.mark.parametrize("entry", ["../evil.json", "/abs.json"])
+def test_kit_refuses_unsafe_archives(kit, tmp_path, entry):
+    archive_path = tmp_path / "evil.zip"
+    with zipfile.ZipFile(archive_path, "w") as archive:
+        archive.writestr(entry, "[]")
+    process = subprocess.run([sys.executable, str(kit / "check_format.py"), str(archive_path)],
+                             capture_output=True, text=True, cwd=str(tmp_path))
+    assert process.returncode == 2 and "refusing the entry" in process.stderr
+
+
+def test_kit_refuses_symlinks(kit, tmp_path):
+    archive_path = tmp_path / "link.zip"
+    with zipfile.ZipFile(archive_path, "w") as archive:
+        info = zipfile.ZipInfo("semeval2021_t6_st1.json")
+        info.external_attr = (0o120777 << 16)
+        archive.writestr(info, "/etc/passwd")
+    process = subprocess.run([sys.executable, str(kit / "check_format.py"), str(archive_path)],
+                             capture_output=True, text=True, cwd=str(tmp_path))
+    assert process.returncode == 2 and "symbolic link" in process.stderr
+
+
+def test_baselines_reproduce_themselves(tmp_path):
+    sys.path.insert(0, str(ROOT / "starting_kit"))
+    import techniques
+    from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
+    assert techniques.ST1_ST2 == SEMEVAL2021_T6_ST1_ST2 and techniques.ST3 == SEMEVAL2021_T6_ST3
+    from bundle.public_data import derive_public_data
+    from baselines import write_submission
+    derive_public_data(str(ROOT / "reference_data" / "dev"), str(tmp_path / "public"))
+    write_submission(str(tmp_path / "public"), str(tmp_path / "a"))
+    write_submission(str(tmp_path / "public"), str(tmp_path / "b"))
+    for name in os.listdir(tmp_path / "a"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    run = run_score(tmp_path, {n: ROOT / "reference_data" / "dev" / n for n in os.listdir(ROOT / "reference_data" / "dev")},
+                    {n: tmp_path / "a" / n for n in os.listdir(tmp_path / "a")})
+    assert run.returncode == 0, run.stderr
+    assert 0 < run.scores["t6_st1_f1_micro"] < 1 and run.scores["nlu_score"] > 0.3
+    assert not any(value < 0 for value in run.scores.values())
+
+
+def test_public_data_has_no_answers(tmp_path):
+    from bundle.public_data import derive_public_data
+    derive_public_data(str(ROOT / "reference_data" / "dev"), str(tmp_path))
+    text = "".join(p.read_text(encoding="utf-8") for p in tmp_path.rglob("*") if p.is_file())
+    assert '"labels"' not in text and '"aspects"' not in text and '"polarities"' not in text
+    assert not list(tmp_path.rglob("*.labels"))
