@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import io
 import json
 import os
 import shutil
 import sys
 import tempfile
-import zipfile
 from typing import Dict, List
 
 ROOT = os.path.dirname(os.path.abspath(__file__))

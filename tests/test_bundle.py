@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, assert_clean_failure, run_score
+from conftest import ROOT, run_score
 
 sys.path.insert(0, str(ROOT))
 

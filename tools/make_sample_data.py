@@ -24,7 +24,7 @@ from typing import Dict, List, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
-from scorer.techniques import NLP4IF2019_FLC, SEMEVAL2021_T6_ST1_ST2  # noqa: E402
+from scorer.techniques import SEMEVAL2021_T6_ST1_ST2  # noqa: E402
 
 # (fragment, technique) pieces from which meme texts are assembled; None = no technique.
 MEME_PIECES: List[Tuple[str, object]] = [

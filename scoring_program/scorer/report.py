@@ -119,7 +119,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str]) -> str:
         for note in result.notes:
             parts.append('<p class="note">%s</p>' % e(note))
         if result.table:
-            parts.append("<table><tr><th>technique</th><th>P</th><th>R</th><th>F1</th><th>F1</th>"
+            parts.append("<table><tr><th>technique</th><th>P</th><th>R</th><th>F1</th><th aria-label=\"F1 bar\"></th>"
                          "<th>gold</th><th>predicted</th></tr>")
             for row in result.table:
                 parts.append("<tr><td>%s</td><td>%.4f</td><td>%.4f</td><td>%.4f</td>%s<td>%d</td><td>%d</td></tr>"
