@@ -12,6 +12,7 @@ one line per problem on stderr. Standard library only, Python 3.7 to 3.12.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import traceback
@@ -42,6 +43,9 @@ def main(argv):
 
 
 def run(argv):
+    # A short-lived process that builds millions of small acyclic objects (parsed JSON, spans):
+    # the cyclic garbage collector would only rescan them, several times over (4x slower parsing).
+    gc.disable()
     if len(argv) != 3:
         print("usage: python3 score.py INPUT_DIR OUTPUT_DIR", file=sys.stderr)
         return 2

@@ -6,42 +6,60 @@ Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and th
 
 from __future__ import annotations
 
-from typing import Dict, FrozenSet, List, Sequence, Tuple
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import count_classes, micro_macro
 from .options import Options
 from .problems import Problems, reading_reference
 from .readers import load_json, read_text, record_where
-from .records import check_duplicates, check_id_sets, label_problem, list_of_objects, string_id
+from .records import (check_duplicates, check_id_sets, label_problem, list_of_objects, record_limit,
+                      string_id, too_many_records)
 from .result import TrackResult
 
 LabelSets = List[Tuple[str, FrozenSet[str]]]  # (id, labels) in file order
 
 
 def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int,
-                    problems: Problems) -> LabelSets:
+                    problems: Problems, max_records: Optional[int] = None) -> LabelSets:
     """(id, set of labels) per record; every problem goes to ``problems``."""
     value = load_json(read_text(path, name, max_bytes), name)
+    if not too_many_records(value, max_records, problems, "memes"):
+        return []
     known = frozenset(classes)
     records: LabelSets = []
     for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
+        if problems.saturated:
+            break
         identifier = string_id(record, index, problems)
-        where = record_where(index, record)
-        if "labels" not in record:
-            problems.add(where, "missing field 'labels' (use [] for no technique)")
-            continue
-        labels = record["labels"]
-        if not isinstance(labels, list):
-            problems.add(where, "field 'labels' must be a list of technique names")
-            continue
-        bad = [label for label in labels if not isinstance(label, str) or label not in known]
-        for label in bad[:3]:
-            problems.add(where + ", field 'labels'", label_problem(label, classes))
-        if identifier is not None:  # kept with its valid labels so that id checks still run
-            records.append((identifier, frozenset(label for label in labels if label not in bad)))
-    check_duplicates(((identifier, "record %d" % (i + 1)) for i, (identifier, _) in enumerate(records)),
-                     problems)
+        labels = record.get("labels")
+        try:
+            valid = type(labels) is list and known.issuperset(labels)
+        except TypeError:  # an unhashable label (a list or an object)
+            valid = False
+        if not valid:
+            labels = _checked_labels(record, index, classes, known, problems)
+            if labels is None:
+                continue
+        if identifier is not None:  # kept (with its valid labels) so that id checks still run
+            records.append((identifier, frozenset(labels)))
+    check_duplicates((identifier for identifier, _ in records), problems)
     return records
+
+
+def _checked_labels(record, index, classes, known, problems) -> Optional[List[str]]:
+    """The valid labels of a record whose labels have a problem (each one reported)."""
+    where = record_where(index, record)
+    if "labels" not in record:
+        problems.add(where, "missing field 'labels' (use [] for no technique)")
+        return None
+    labels = record["labels"]
+    if not isinstance(labels, list):
+        problems.add(where, "field 'labels' must be a list of technique names")
+        return None
+    bad = [label for label in labels if not isinstance(label, str) or label not in known]
+    for label in bad[:3]:
+        problems.add(where + ", field 'labels'", label_problem(label, classes))
+    return [label for label in labels if isinstance(label, str) and label in known]
 
 
 def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str],
@@ -52,7 +70,8 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
     gold_problems.raise_as_reference_error()
 
     problems = Problems(name)
-    submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems)
+    submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems,
+                                record_limit(len(gold)))
     predicted: Dict[str, FrozenSet[str]] = dict(submitted)
     check_id_sets([identifier for identifier, _ in gold], predicted, problems, "meme ids")
     problems.raise_if_any()

@@ -99,3 +99,13 @@ class Tokenizer:
     def tokens(self, text: str) -> List[str]:
         return [token for token in self.word_tokenize(text)
                 if not (len(token) == 1 and token in PUNCTUATION)]
+
+
+_SHARED: List[Tokenizer] = []
+
+
+def shared_tokenizer() -> Tokenizer:
+    """One tokenizer per process (loading nltk and the model costs a second)."""
+    if not _SHARED:
+        _SHARED.append(Tokenizer())
+    return _SHARED[0]

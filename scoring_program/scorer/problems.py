@@ -14,6 +14,9 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 # How many problem lines reach stderr; the rest is counted ("and N more problems").
 MAX_REPORTED = 20
+# How many a file keeps in memory, and after how many a reader may stop reading.
+MAX_KEPT = 200
+STOP_AFTER = 1000
 
 
 class Problems:
@@ -22,9 +25,18 @@ class Problems:
     def __init__(self, filename: str) -> None:
         self.filename = filename
         self.entries: List[Tuple[str, str]] = []  # (where, what)
+        self.more = 0  # problems counted but not kept
 
     def add(self, where: str, what: str) -> None:
-        self.entries.append((where, what))
+        if len(self.entries) < MAX_KEPT:
+            self.entries.append((where, what))
+        else:
+            self.more += 1
+
+    @property
+    def saturated(self) -> bool:
+        """Enough problems to stop checking the rest of the file (readers may stop early)."""
+        return len(self.entries) + self.more >= STOP_AFTER
 
     @property
     def lines(self) -> List[str]:
@@ -34,11 +46,11 @@ class Problems:
         return bool(self.entries)
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self.entries) + self.more
 
     def raise_if_any(self) -> None:
         if self.entries:
-            raise SubmissionError(self.lines)
+            raise SubmissionError(self.lines, self.more, self.saturated)
 
     def raise_as_reference_error(self) -> None:
         """For gold files: public lines say where, never what (the message could quote gold)."""
@@ -54,11 +66,17 @@ def _line(filename: str, where: str, what: str) -> str:
 
 
 class SubmissionError(Exception):
-    """The submission cannot be scored; ``lines`` say why (already prefixed with the file name)."""
+    """The submission cannot be scored; ``lines`` say why (already prefixed with the file name).
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    ``more`` problems were found but not kept; ``stopped``: checking stopped before the end.
+    """
+
+    def __init__(self, lines: Sequence[str], more: int = 0, stopped: bool = False) -> None:
         super().__init__(lines[0] if lines else "invalid submission")
         self.lines = list(lines)
+        if more:
+            self.lines.append("... and %d more problem%s%s" % (
+                more, "" if more == 1 else "s", " (checking stopped there)" if stopped else ""))
 
 
 class ReferenceDataError(Exception):
@@ -80,12 +98,18 @@ def fail(filename: str, where: str, what: str) -> SubmissionError:
 
 
 def capped(lines: Sequence[str], limit: int = MAX_REPORTED) -> List[str]:
-    """The first ``limit`` lines, then one line counting the rest."""
-    lines = list(lines)
-    if len(lines) <= limit:
-        return lines
-    rest = len(lines) - limit
-    return lines[:limit] + ["... and %d more problem%s" % (rest, "" if rest == 1 else "s")]
+    """The first ``limit`` lines, then one line counting the rest (counts already in the lines,
+    "... and N more problems", are added in)."""
+    kept, counted = [], 0
+    for line in lines:
+        if line.startswith("... and ") and " more problem" in line:
+            counted += int(line.split()[2])
+        else:
+            kept.append(line)
+    rest = max(0, len(kept) - limit) + counted
+    if not rest:
+        return kept
+    return kept[:limit] + ["... and %d more problem%s" % (rest, "" if rest == 1 else "s")]
 
 
 def did_you_mean(value: str, choices: Iterable[str]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .problems import Problems, ReferenceDataError, did_you_mean
 from .readers import record_where
@@ -45,15 +45,15 @@ def string_id(record: Dict[str, Any], index: int, problems: Problems, field: str
     return value
 
 
-def check_duplicates(ids_with_places: Iterable[Tuple[str, str]], problems: Problems) -> None:
-    """A problem for every id seen twice; ``ids_with_places`` yields (id, where)."""
-    first_place: Dict[str, str] = {}
-    for identifier, where in ids_with_places:
-        if identifier in first_place:
-            problems.add(where, "duplicate id %r (first at %s); give each id once"
-                         % (identifier, first_place[identifier]))
-        else:
-            first_place[identifier] = where
+def check_duplicates(identifiers: Iterable[str], problems: Problems, place=None) -> None:
+    """A problem for every id seen twice; ``place(i)`` names the i-th (0-based) item."""
+    place = place or (lambda i: "record %d" % (i + 1))
+    first: Dict[str, int] = {}
+    for index, identifier in enumerate(identifiers):
+        seen = first.setdefault(identifier, index)
+        if seen != index:
+            problems.add(place(index), "duplicate id %r (first at %s); give each id once"
+                         % (identifier, place(seen)))
 
 
 def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problems: Problems,
@@ -62,10 +62,11 @@ def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problem
 
     Listing ids is safe: the public inputs already show every id of the phase.
     """
-    submitted = set(submitted_ids)
+    submitted = list(submitted_ids)
+    submitted_set = set(submitted)
     gold = set(gold_ids)
-    missing = [identifier for identifier in gold_ids if identifier not in submitted]
-    unknown = sorted(submitted - gold, key=_natural_key)
+    missing = [identifier for identifier in gold_ids if identifier not in submitted_set]
+    unknown = [identifier for identifier in dict.fromkeys(submitted) if identifier not in gold]
     if missing:
         problems.add("", "%d of the %d %s of this phase are missing: %s"
                      % (len(missing), len(gold), noun, _listing(missing)))
@@ -82,10 +83,6 @@ def _listing(ids: Sequence[str]) -> str:
     return shown
 
 
-def _natural_key(identifier: str) -> Tuple[int, str]:
-    return (len(identifier), identifier)
-
-
 def label_problem(label: Any, classes: Sequence[str]) -> str:
     """The message for a label that is not one of ``classes``."""
     if not isinstance(label, str):
@@ -97,3 +94,18 @@ def label_problem(label: Any, classes: Sequence[str]) -> str:
 def reference_error(filename: str, where: str, what: str) -> ReferenceDataError:
     """An error in the gold. Never include gold content in ``what``."""
     return ReferenceDataError(["reference data %s: %s: %s" % (filename, where, what)])
+
+
+def record_limit(gold_count: int) -> int:
+    """The most records a submission may hold before it is refused unread: a generous margin
+    over the phase's own count (an honest file has exactly that many)."""
+    return 2 * gold_count + 1000
+
+
+def too_many_records(value: Any, limit: Optional[int], problems: Problems, noun: str) -> bool:
+    """True when ``value`` may be read record by record; a problem when it has far too many."""
+    if limit is not None and isinstance(value, list) and len(value) > limit:
+        problems.add("top level", "%d records, but this phase has far fewer %s; give one record "
+                     "per item of the phase" % (len(value), noun))
+        return False
+    return True

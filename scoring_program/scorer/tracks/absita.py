@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
 
@@ -43,6 +44,7 @@ def normalise(term: str) -> str:
     return " ".join(term.lower().split())
 
 
+@lru_cache(maxsize=65536)
 def words(term: str) -> FrozenSet[str]:
     return frozenset(_WORD.findall(term.lower()))
 
@@ -89,12 +91,11 @@ def term_counts(predicted: Set[Hashable], gold: Set[Hashable], compatible) -> Te
     return TermCounts(len(exact), partial, len(predicted), len(gold))
 
 
-def _share_word(a: str, b: str) -> bool:
+def _share_word(a, b) -> bool:
+    """Terms (or (term, polarity) pairs) that share a word; pairs also need the same polarity."""
+    if isinstance(a, tuple):
+        return a[1] == b[1] and _share_word(a[0], b[0])
     return not words(a).isdisjoint(words(b))
-
-
-def _share_word_same_polarity(a: Tuple[str, Polarity], b: Tuple[str, Polarity]) -> bool:
-    return a[1] == b[1] and _share_word(a[0], b[0])
 
 
 def precision_recall_f1(counts: TermCounts) -> Tuple[float, float, float]:
@@ -112,6 +113,8 @@ def precision_recall_f1(counts: TermCounts) -> Tuple[float, float, float]:
 def parse_reviews(text: str, name: str, problems: Problems, gold: bool, max_aspects: int) -> List[Review]:
     reviews = []
     for line, value in load_ndjson(text, name):
+        if problems.saturated:
+            break
         where = "line %d" % line
         if not isinstance(value, dict):
             problems.add(where, "expected a JSON object {\"id_sentence\", \"aspects\", \"polarities\", \"score\"}")
@@ -193,14 +196,15 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     gold_problems = Problems(name)
     with reading_reference():
         gold_reviews = parse_reviews(read_text(gold_path, name, 1 << 62), name, gold_problems, True, 1 << 62)
-    check_duplicates(((r.identifier, "line %d" % r.line) for r in gold_reviews), gold_problems)
+    check_duplicates((r.identifier for r in gold_reviews), gold_problems,
+                     lambda i: "line %d" % gold_reviews[i].line)
     gold_problems.raise_as_reference_error()
 
     problems = Problems(name)
     submitted = parse_reviews(read_text(submission_path, name, options.max_file_bytes), name,
                               problems, False, options.max_spans_per_document)
     problems.raise_if_any()
-    check_duplicates(((r.identifier, "line %d" % r.line) for r in submitted), problems)
+    check_duplicates((r.identifier for r in submitted), problems, lambda i: "line %d" % submitted[i].line)
     check_id_sets([r.identifier for r in gold_reviews], [r.identifier for r in submitted], problems,
                   "review ids")
     has_aspects = _consistent(submitted, "aspects", problems)
@@ -224,7 +228,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
             statistics.absa = term_counts(
                 {(normalise(a), p) for a, p in zip(prediction.aspects or (), prediction.polarities or ())},
                 {(normalise(a), p) for a, p in zip(gold.aspects or (), gold.polarities or ())},
-                _share_word_same_polarity)
+                _share_word)
         if has_score:
             statistics.squared_error = (prediction.score - gold.score) ** 2  # type: ignore[operator]
         per_review.append((gold.identifier, statistics))

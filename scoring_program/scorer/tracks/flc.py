@@ -45,6 +45,8 @@ def parse_rows(text: str, name: str, problems: Problems, text_lengths: Dict[str,
     articles: Articles = {}
     counts: Dict[str, int] = {}
     for number, line in nonblank_lines(text):
+        if problems.saturated:
+            break
         where = "line %d" % number
         fields = line.split("\t")
         if len(fields) == 1 and allow_declarations:

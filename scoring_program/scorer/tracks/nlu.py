@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from ..lcs import Masks, lcs_with_masks, token_masks
-from ..nltk_tokens import Tokenizer
+from ..nltk_tokens import shared_tokenizer
 from ..options import Options
 from ..problems import Problems, ReferenceDataError, SubmissionError, reading_reference
 from ..readers import parse_csv, read_text
@@ -78,6 +78,8 @@ def parse_answers(text: str, name: str, problems: Problems, gold: bool) -> List[
     width = len(rows[0][1])
     q_column, r_column = (4, 5) if gold and width >= 6 else (1, 2)
     for line, fields in rows:
+        if problems.saturated:
+            break
         expected_width = width if gold else 3
         if len(fields) != expected_width or (not gold and len(fields) != 3):
             problems.add("line %d" % line, "expected 3 comma-separated columns id,q',r' (quote a text "
@@ -130,7 +132,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems = Problems(name)
     submitted = parse_answers(read_text(submission_path, name, options.max_file_bytes), name,
                               problems, gold=False)
-    check_duplicates(((row.identifier, "line %d" % row.line) for row in submitted), problems)
+    check_duplicates((row.identifier for row in submitted), problems, lambda i: "line %d" % submitted[i].line)
     problems.raise_if_any()
     warnings: List[str] = []
     if test_lengths is not None:
@@ -153,7 +155,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems.raise_if_any()
 
     by_id = {row.identifier: row for row in submitted}
-    tokenizer = Tokenizer()
+    tokenizer = shared_tokenizer()
     cache: Dict[str, List[str]] = {}
 
     def tokens(text: str) -> List[str]:

@@ -11,7 +11,8 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..options import Options
 from ..problems import Problems, reading_reference
 from ..readers import load_json, read_text, record_where
-from ..records import check_duplicates, check_id_sets, label_problem, list_of_objects, string_id
+from ..records import (check_duplicates, check_id_sets, label_problem, list_of_objects, record_limit,
+                       string_id, too_many_records)
 from ..result import TrackResult
 from ..span_metric import offset_problem, overlap_message, resolve_overlaps, span_track_result
 from ..spans import Span
@@ -33,11 +34,16 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
     """
     is_gold = text_lengths is None
     value = load_json(read_text(path, name, max_bytes), name)
+    if not too_many_records(value, None if is_gold else record_limit(len(text_lengths or ())),
+                            problems, "memes"):
+        return [], {}, {}
     known = frozenset(TECHNIQUES)
     order: List[str] = []
     memes: Memes = {}
     lengths: Dict[str, int] = {}
     for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
+        if problems.saturated:
+            break
         where = record_where(index, record)
         identifier = string_id(record, index, problems)
         length: Optional[int] = None
@@ -70,7 +76,7 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
             memes[identifier] = spans
             if length is not None:
                 lengths[identifier] = length
-    check_duplicates(((identifier, "record %d" % (i + 1)) for i, identifier in enumerate(order)), problems)
+    check_duplicates(order, problems)
     return order, memes, lengths
 
 
@@ -80,7 +86,7 @@ def _span_problem(label: Any, known: frozenset, text_length: Optional[int]) -> s
     missing = [field for field in ("technique", "start", "end") if field not in label]
     if missing:
         return "missing field %s" % ", ".join(repr(field) for field in missing)
-    if label["technique"] not in known:
+    if not isinstance(label["technique"], str) or label["technique"] not in known:
         return label_problem(label["technique"], TECHNIQUES)
     return offset_problem(label["start"], label["end"], text_length)
 
