@@ -21,8 +21,8 @@ def read_text(path: str, name: str, max_bytes: int) -> str:
     """The file decoded as UTF-8 (a leading BOM dropped), or a SubmissionError saying why not."""
     size = os.path.getsize(path)
     if size > max_bytes:
-        raise fail(name, "", "the file has %d bytes; the limit is %d bytes (%s)"
-                   % (size, max_bytes, _human(max_bytes)))
+        raise fail(name, "", "the file has %d bytes; the limit is %d bytes%s"
+                   % (size, max_bytes, " (%s)" % _human(max_bytes) if max_bytes >= 1024 else ""))
     with open(path, "rb") as handle:
         data = handle.read(min(max_bytes, size) + 1)  # +1: a file that grew is still caught
     if len(data) > max_bytes:

@@ -57,6 +57,8 @@ def read_rows(text: str, name: str) -> List[Tuple[int, List[str]]]:
     try:
         rows = parse_csv(text, name)
     except SubmissionError as rfc_error:
+        if '\\"' not in text:  # not the backslash variant either
+            raise
         try:
             rows = parse_csv(text, name, backslash_escapes=True)
         except SubmissionError:
