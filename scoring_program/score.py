@@ -15,7 +15,6 @@ from __future__ import annotations
 import gc
 import os
 import sys
-import traceback
 
 PROGRAM_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, PROGRAM_DIR)
@@ -31,6 +30,7 @@ def main(argv):
     try:
         return run(argv)
     except Exception:  # never a traceback on the participant's screen
+        import traceback
         print("internal error of the scoring program; please tell the organisers", file=sys.stderr)
         try:
             private = os.path.join(argv[2], "private")
@@ -83,6 +83,7 @@ def run(argv):
             private_lines.extend(error.private)
             continue
         except Exception:  # a bug of ours: no traceback for the participant, all of it for us
+            import traceback
             problems.append("%s: internal error of the scoring program while scoring this file; "
                             "please tell the organisers" % track.filename)
             private_lines.append(traceback.format_exc())

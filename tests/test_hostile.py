@@ -172,7 +172,7 @@ def test_valid_submissions_leak_nothing(workdir, name):
     run = run_score(workdir, GOLD, {name: VALID[name]})
     assert run.returncode == 0, run.stderr
     assert CANARY not in public_text(run) and CANARY.lower() not in public_text(run)
-    assert list((run.output / "private").glob("*_items.jsonl"))  # the details went there
+    assert list((run.output / "private").glob("*_items.json"))  # the details went there
 
 
 @pytest.mark.parametrize("res,fragment", [

@@ -8,7 +8,6 @@ stderr is public and the gold is not.
 
 from __future__ import annotations
 
-import difflib
 from contextlib import contextmanager
 from typing import Iterable, List, Optional, Sequence, Tuple
 
@@ -114,6 +113,8 @@ def capped(lines: Sequence[str], limit: int = MAX_REPORTED) -> List[str]:
 
 def did_you_mean(value: str, choices: Iterable[str]) -> str:
     """`` (did you mean 'Loaded Language'?)`` for a near miss, else an empty string."""
+    import difflib  # only when a name is wrong
+
     choices = list(choices)
     folded = {c.casefold().replace("_", " "): c for c in choices}
     key = str(value).casefold().replace("_", " ").strip()

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .structs import factory, struct
 from typing import Any, Dict, List, Optional
 
 
-@dataclass
+@struct
 class TechniqueRow:
     """One row of a per-technique (per-class) table."""
 
@@ -18,14 +18,14 @@ class TechniqueRow:
     predicted: int
 
 
-@dataclass
+@struct
 class TrackResult:
     track: str
     title: str
     scores: Dict[str, float]  # leaderboard key -> value, in display order
-    details: Dict[str, float] = field(default_factory=dict)  # e.g. "gold spans" -> 403 (public)
+    details: Dict[str, float] = factory(dict)  # e.g. "gold spans" -> 403 (public)
     table: Optional[List[TechniqueRow]] = None
     table_note: str = ""
-    notes: List[str] = field(default_factory=list)  # shown to the participant (public)
-    warnings: List[str] = field(default_factory=list)  # printed on stdout (public)
-    private: List[Dict[str, Any]] = field(default_factory=list)  # per-item details, organisers only
+    notes: List[str] = factory(list)  # shown to the participant (public)
+    warnings: List[str] = factory(list)  # printed on stdout (public)
+    private: List[Dict[str, Any]] = factory(list)  # per-item details, organisers only

@@ -6,7 +6,6 @@ numbers, the per-technique table and any resampling are sums of the same statist
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .result import TechniqueRow, TrackResult
@@ -16,20 +15,29 @@ from .spans import Span, first_overlap, merge_overlapping, overlap_sums
 SpansByDocument = Mapping[str, Mapping[str, Sequence[Span]]]
 
 
-@dataclass
 class SpanCounts:
-    """Sufficient statistics of the partial-overlap measure for any group of spans."""
+    """Sufficient statistics of the partial-overlap measure for any group of spans.
 
-    precision_sum: float = 0.0  # Σ |p∩g| / |p| over same-technique pairs
-    recall_sum: float = 0.0  # Σ |p∩g| / |g| over same-technique pairs
-    predicted: int = 0  # number of predicted spans
-    gold: int = 0  # number of gold spans
+    Written by hand (not ``@struct``): one is made per document and technique, a hot path.
+    """
+
+    __slots__ = ("precision_sum", "recall_sum", "predicted", "gold")
+
+    def __init__(self, precision_sum: float = 0.0, recall_sum: float = 0.0, predicted: int = 0,
+                 gold: int = 0) -> None:
+        self.precision_sum = precision_sum  # Σ |p∩g| / |p| over same-technique pairs
+        self.recall_sum = recall_sum  # Σ |p∩g| / |g| over same-technique pairs
+        self.predicted = predicted  # number of predicted spans
+        self.gold = gold  # number of gold spans
 
     def add(self, other: "SpanCounts") -> None:
         self.precision_sum += other.precision_sum
         self.recall_sum += other.recall_sum
         self.predicted += other.predicted
         self.gold += other.gold
+
+    def __repr__(self) -> str:
+        return "SpanCounts(%r, %r, %d, %d)" % (self.precision_sum, self.recall_sum, self.predicted, self.gold)
 
 
 def document_statistics(gold: SpansByDocument, predicted: SpansByDocument,
@@ -167,13 +175,12 @@ def span_track_result(track: str, title: str, prefix: str, gold: SpansByDocument
             "as in the published scorers (it can exceed 1)." if official_recall else
             "Per technique: P = precision sum / predicted spans, R = recall sum / gold spans; "
             "a technique absent from both sides has F1 = 1.")
-    private = []
+    private = [[noun, "technique", "precision_sum", "recall_sum", "predicted", "gold", "gold_spans"]]
     for document, per_technique in statistics.items():
+        gold_by_technique = gold.get(document, {})
         for technique, counts in per_technique.items():
-            private.append({noun: document, "technique": technique,
-                            "precision_sum": counts.precision_sum, "recall_sum": counts.recall_sum,
-                            "predicted": counts.predicted, "gold": counts.gold,
-                            "gold_spans": [list(s) for s in gold.get(document, {}).get(technique, ())]})
+            private.append([document, technique, counts.precision_sum, counts.recall_sum,
+                            counts.predicted, counts.gold, gold_by_technique.get(technique, ())])
     return TrackResult(
         track=track,
         title=title,

@@ -8,10 +8,9 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
-from dataclasses import dataclass, field
+from .structs import factory, struct
 from typing import Dict, List, Sequence
 
 from .problems import SubmissionError
@@ -24,10 +23,10 @@ def is_junk(name: str) -> bool:
     return name in JUNK_NAMES or name.startswith("._") or name.startswith(".~")
 
 
-@dataclass
+@struct
 class Submission:
-    files: Dict[str, str] = field(default_factory=dict)  # expected file name -> path
-    notices: List[str] = field(default_factory=list)  # printed on stdout
+    files: Dict[str, str] = factory(dict)  # expected file name -> path
+    notices: List[str] = factory(list)  # printed on stdout
 
 
 def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
@@ -101,6 +100,8 @@ def _guess(name: str, expected: Sequence[str]) -> str:
         candidates = [e for e in same_extension if e.endswith("st%s.json" % match.group(1))]
         if candidates:
             return "found %s; expected %s" % (name, candidates[0])
+    import difflib  # only for a misnamed file
+
     close = difflib.get_close_matches(name.lower(), expected, n=1, cutoff=0.5)
     if close:
         return "found %s; expected %s" % (name, close[0])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from dataclasses import dataclass, field
+from ..structs import factory, struct
 from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
 
 from ..options import Options
@@ -30,7 +30,7 @@ _WORD = re.compile(r"\w+")
 Polarity = Tuple[int, int]  # [positive, negative]: (1,0) pos, (0,1) neg, (0,0) neutral, (1,1) mixed
 
 
-@dataclass
+@struct
 class Review:
     line: int
     identifier: str
@@ -67,7 +67,7 @@ def maximum_matching(left: Sequence[Hashable], right: Sequence[Hashable],
     return sum(1 for i in range(len(left)) if adjacency[i] and augment(i, set()))
 
 
-@dataclass
+@struct
 class TermCounts:
     """Sufficient statistics of the ATE (or ABSA) measure for any group of reviews."""
 
@@ -184,10 +184,10 @@ def _consistent(reviews: List[Review], field_name: str, problems: Problems) -> b
     return False
 
 
-@dataclass
+@struct
 class Statistics:
-    ate: TermCounts = field(default_factory=TermCounts)
-    absa: TermCounts = field(default_factory=TermCounts)
+    ate: TermCounts = factory(TermCounts)
+    absa: TermCounts = factory(TermCounts)
     squared_error: float = 0.0
 
 

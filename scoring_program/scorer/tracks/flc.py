@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..options import Options
 from ..problems import Problems, reading_reference
-from ..readers import nonblank_lines, read_text
+from ..readers import read_text
 from ..records import label_problem
 from ..result import TrackResult
 from ..span_metric import offset_problem, overlap_message, resolve_overlaps, span_track_result
@@ -44,45 +44,74 @@ def parse_rows(text: str, name: str, problems: Problems, text_lengths: Dict[str,
     order: List[str] = []
     articles: Articles = {}
     counts: Dict[str, int] = {}
-    for number, line in nonblank_lines(text):
+    for number, line in enumerate(text.split("\n"), start=1):
+        fields = line.split("\t")
+        if len(fields) == 4:  # the fast path: digits-only offsets, a known technique
+            article, technique, start_text, end_text = fields
+            if end_text.endswith("\r"):
+                end_text = end_text[:-1]
+            if (technique in known and start_text.isdigit() and end_text.isdigit() and start_text.isascii()
+                    and end_text.isascii() and len(start_text) <= 40 and len(end_text) <= 40 and article and article.strip() == article):
+                start, end = int(start_text), int(end_text)
+                length = text_lengths.get(article)
+                if start < end and (length is None or end <= length):
+                    spans = articles.get(article)
+                    if spans is None:
+                        order.append(article)
+                        spans = articles[article] = {}
+                    spans.setdefault(technique, []).append((start, end))
+                    counts[article] = counts.get(article, 0) + 1
+                    if counts[article] == max_spans + 1:
+                        problems.add("line %d" % number, "article %r has more than %d spans" % (article, max_spans))
+                    continue
+        if not line.strip():
+            continue
         if problems.saturated:
             break
-        where = "line %d" % number
-        fields = line.split("\t")
-        if len(fields) == 1 and allow_declarations:
-            article = fields[0].strip()
-            if article not in articles:
-                order.append(article)
-                articles[article] = {}
-            continue
-        if len(fields) != 4:
-            hint = " (separate the columns with TAB characters)" if len(fields) == 1 and " " in line else ""
-            problems.add(where, "expected 4 TAB-separated columns article_id, technique, start, end; "
-                                "found %d%s" % (len(fields), hint))
-            continue
-        article, technique, start_text, end_text = (field.strip() for field in fields)
-        if not article:
-            problems.add(where, "the article id is empty")
-            continue
-        if technique not in known:
-            problems.add(where, label_problem(technique, TECHNIQUES))
-            continue
-        start, end = _offset(start_text), _offset(end_text)
-        problem = offset_problem(start, end, text_lengths.get(article))
-        if problem:
-            if start is None or end is None:
-                problem = "start and end must be integer character offsets (found %r, %r)" \
-                          % (_clip(start_text), _clip(end_text))
-            problems.add(where, problem)
-            continue
-        counts[article] = counts.get(article, 0) + 1
-        if counts[article] == max_spans + 1:
-            problems.add(where, "article %r has more than %d spans" % (article, max_spans))
+        _check_row(number, line, problems, text_lengths, allow_declarations, max_spans, known, order, articles, counts)
+    return order, articles
+
+
+def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[str, int],
+               allow_declarations: bool, max_spans: int, known: frozenset, order: List[str],
+               articles: Articles, counts: Dict[str, int]) -> None:
+    """The slow path: a line the fast path did not take (a problem, or unusual but valid)."""
+    where = "line %d" % number
+    line = line[:-1] if line.endswith("\r") else line
+    fields = line.split("\t")
+    if len(fields) == 1 and allow_declarations:
+        article = fields[0].strip()
         if article not in articles:
             order.append(article)
             articles[article] = {}
-        articles[article].setdefault(technique, []).append((start, end))  # type: ignore[arg-type]
-    return order, articles
+        return
+    if len(fields) != 4:
+        hint = " (separate the columns with TAB characters)" if len(fields) == 1 and " " in line else ""
+        problems.add(where, "expected 4 TAB-separated columns article_id, technique, start, end; "
+                            "found %d%s" % (len(fields), hint))
+        return
+    article, technique, start_text, end_text = (field.strip() for field in fields)
+    if not article:
+        problems.add(where, "the article id is empty")
+        return
+    if technique not in known:
+        problems.add(where, label_problem(technique, TECHNIQUES))
+        return
+    start, end = _offset(start_text), _offset(end_text)
+    problem = offset_problem(start, end, text_lengths.get(article))
+    if problem:
+        if start is None or end is None:
+            problem = "start and end must be integer character offsets (found %r, %r)" \
+                      % (_clip(start_text), _clip(end_text))
+        problems.add(where, problem)
+        return
+    counts[article] = counts.get(article, 0) + 1
+    if counts[article] == max_spans + 1:
+        problems.add(where, "article %r has more than %d spans" % (article, max_spans))
+    if article not in articles:
+        order.append(article)
+        articles[article] = {}
+    articles[article].setdefault(technique, []).append((start, end))  # type: ignore[arg-type]
 
 
 def _offset(text: str) -> Optional[int]:

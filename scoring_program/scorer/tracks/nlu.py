@@ -12,7 +12,7 @@ chosen answer (the first in file order on a tie). Metric card: ``nlu.md`` beside
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from ..structs import struct
 from typing import Dict, List, Optional, Tuple
 
 from ..lcs import Masks, lcs_with_masks, token_masks
@@ -33,7 +33,7 @@ ANSWER_LENGTH_FACTOR = 2
 ANSWER_LENGTH_SLACK = 200
 
 
-@dataclass
+@struct
 class Row:
     line: int
     identifier: str

@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+"""Benchmark: score.py against naive oracles and the parse floor, per track and scale.
+
+    .venv/bin/python benchmarks/run.py [--scales 1,10,100] [--out benchmarks/RESULTS.md]
+
+For each track and scale factor it generates inputs deterministically (seeded) from realistic
+shapes, then measures, each as a separate process (wall time and peak RSS from getrusage):
+
+- ``score.py`` on the Codalab layout (whole process: start-up, reading, checks, scoring, outputs);
+- the naive oracle of the tests on the same files (set-of-characters all pairs for spans, the plain
+  dynamic program for LCS), where it finishes in reasonable time;
+- the parse floor: a minimal script that only reads and parses the same files.
+
+It writes a Markdown table with the targets of issue 6 and the machine it ran on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import platform
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
+
+from scorer.techniques import NLP4IF2019_FLC, SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3  # noqa: E402
+
+WORDS = ("the of and to in is that it for was on are with as they be at this have from or one had by "
+         "but not what all were when we there can an your which their said if do will each about how up "
+         "out them then she many some so these would other into has more her two like him see time could "
+         "no make than first been its who now people my made over did down only way find use may water "
+         "long little very after words called just where most know get through back much before go good "
+         "new write our used me man too any day same right look think also around another came come work "
+         "three word must because does part even place well such here take why things help put years "
+         "different away again off went old number great tell men say small every found still between name "
+         "should home big give air line set own under read last never us left end along while might next "
+         "sound below saw something thought both few those always looked show large often together asked "
+         "house don't world going want school important until form food keep children feet land side without "
+         "boy once animals life enough took sometimes four head above kind began almost live page got earth "
+         "need far hand high year mother light parts country father let night following picture being study "
+         "second eyes soon times story boys since white days ever paper hard near sentence better best across "
+         "during today others however sure means knew it's try told young miles sun ways thing whole hear "
+         "example heard several change answer room sea against top turned learn point city play toward five "
+         "using himself usually").split()
+
+
+def sentence(rng, n):
+    words = [rng.choice(WORDS) for _ in range(n)]
+    words[0] = words[0].capitalize()
+    return " ".join(words) + rng.choice([".", ".", "?", "!", ","])
+
+
+# --- generators ---------------------------------------------------------------------------------
+
+def gen_flc(folder, scale, rng):
+    """×1 ≈ the NLP4IF training set: 350 articles, ~6k gold and ~5k predicted spans."""
+    ref = os.path.join(folder, "ref", "nlp4if2019_flc")
+    os.makedirs(ref)
+    predictions = []
+    for a in range(350 * scale):
+        article = str(700000000 + a)
+        length = rng.randint(1500, 9000)
+        gold = []
+        for _ in range(max(0, int(rng.gauss(17, 9)))):
+            start = rng.randrange(0, length - 200)
+            gold.append((rng.choice(NLP4IF2019_FLC), start, start + rng.randint(3, 180)))
+        kept, last_end = [], {}  # no same-technique overlap, as in the real gold
+        for technique, start, end in sorted(gold):
+            if start >= last_end.get(technique, -1):
+                kept.append((technique, start, end))
+                last_end[technique] = end
+        with open(os.path.join(ref, "article%s.task-FLC.labels" % article), "w") as handle:
+            handle.writelines("%s\t%s\t%d\t%d\n" % (article, t, s, e) for t, s, e in kept)
+        last_end = {}
+        for technique, start, end in kept:
+            if rng.random() < 0.8:
+                start = max(0, start + rng.randint(-15, 15))
+                end = max(start + 1, end + rng.randint(-15, 15))
+                if rng.random() < 0.2:
+                    technique = rng.choice(NLP4IF2019_FLC)
+                if start >= last_end.get(technique, -1):
+                    predictions.append((article, technique, start, end))
+                    last_end[technique] = end
+    with open(os.path.join(folder, "res", "nlp4if2019_flc.tsv"), "w") as handle:
+        handle.writelines("%s\t%s\t%d\t%d\n" % row for row in predictions)
+
+
+def gen_memes(folder, scale, rng, kind):
+    """×1 = the SemEval-2021 T6 test set: 200 memes (403 spans for ST2)."""
+    gold, predicted = [], []
+    spans = kind == "st2"
+    classes = SEMEVAL2021_T6_ST3 if kind == "st3" else SEMEVAL2021_T6_ST1_ST2
+    for m in range(200 * scale):
+        text = " ".join(sentence(rng, rng.randint(4, 14)) for _ in range(rng.randint(1, 4)))
+        labels = []
+        for _ in range(rng.choice([0, 1, 1, 2, 2, 3, 4])):
+            start = rng.randrange(0, max(1, len(text) - 10))
+            labels.append({"technique": rng.choice(classes), "start": start,
+                           "end": min(len(text), start + rng.randint(5, 60))})
+        if spans:
+            labels = _no_same_overlap(labels)
+            gold.append({"id": str(m), "text": text, "labels": labels})
+            guess = _no_same_overlap([dict(l, start=max(0, l["start"] - rng.randint(0, 8))) for l in labels
+                                      if rng.random() < 0.7])
+            predicted.append({"id": str(m), "labels": guess})
+        else:
+            names = sorted({l["technique"] for l in labels})
+            gold.append({"id": str(m), "labels": names, "text": text})
+            predicted.append({"id": str(m), "labels": [n for n in names if rng.random() < 0.6]
+                              + ([rng.choice(classes)] if rng.random() < 0.4 else [])})
+    name = "semeval2021_t6_%s.json" % kind
+    for side, records in (("ref", gold), ("res", predicted)):
+        with open(os.path.join(folder, side, name), "w", encoding="utf-8") as handle:
+            json.dump(records, handle)
+
+
+def _no_same_overlap(labels):
+    kept, last = [], {}
+    for label in sorted(labels, key=lambda l: (l["technique"], l["start"])):
+        if label["start"] >= last.get(label["technique"], -1) and label["start"] < label["end"]:
+            kept.append(label)
+            last[label["technique"]] = label["end"]
+    return kept
+
+
+def gen_nlu(folder, scale, rng):
+    """×1 = the real test set: 2,016 ids, ~4.8 accepted answers each; 3% adversarial 2,000-token answers."""
+    gold_rows, answers = [], []
+    for i in range(2016 * scale):
+        long_item = rng.random() < 0.03
+        q = " ".join(sentence(rng, rng.randint(8, 25)) for _ in range(rng.randint(1, 8) if not long_item else 120))
+        r = " ".join(sentence(rng, rng.randint(8, 25)) for _ in range(rng.randint(1, 8) if not long_item else 120))
+        q_words, r_words = q.split(), r.split()
+        for _ in range(max(1, int(rng.gauss(4.8, 2)))):
+            qa = rng.randrange(len(q_words))
+            ra = rng.randrange(len(r_words))
+            gold_rows.append((str(i), '"%s"' % " ".join(q_words[qa:qa + rng.randint(3, 30)]),
+                              '"%s"' % " ".join(r_words[ra:ra + rng.randint(3, 30)])))
+        if long_item:  # the adversarial answer: the whole (2,000-token) text
+            answers.append((str(i), '"%s"' % q, '"%s"' % r))
+        else:
+            qa, ra = rng.randrange(len(q_words)), rng.randrange(len(r_words))
+            answers.append((str(i), '"%s"' % " ".join(q_words[qa:qa + rng.randint(3, 40)]),
+                            '"%s"' % " ".join(r_words[ra:ra + rng.randint(3, 40)])))
+    for side, rows, header in (("ref", gold_rows, None), ("res", answers, ("id", "q", "r"))):
+        with open(os.path.join(folder, side, "aicup2022_nlu.csv"), "w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle)
+            if header:
+                writer.writerow(header)
+            writer.writerows(rows)
+
+
+def gen_absita(folder, scale, rng):
+    """×1 = the ATE_ABSITA dev set: 109 reviews, ~2.2 aspects each."""
+    aspects = ["batteria", "prezzo", "qualità", "spedizione", "schermo", "suono", "durata della batteria",
+               "rapporto qualità prezzo", "custodia", "materiale", "design", "peso", "manuale"]
+    polarities = [[1, 0], [1, 0], [1, 0], [0, 1], [0, 0], [1, 1]]
+    gold, predicted = [], []
+    for i in range(109 * scale):
+        terms = rng.sample(aspects, rng.choice([0, 1, 2, 2, 3, 4]))
+        pols = [rng.choice(polarities) for _ in terms]
+        gold.append({"id_sentence": "r%06d" % i, "sentence": "…", "aspects": terms, "polarities": pols,
+                     "score": rng.choice([1, 3, 4, 5, 5, 5])})
+        guess = [t.split()[-1] if rng.random() < 0.2 else t for t in terms if rng.random() < 0.8]
+        predicted.append({"id_sentence": "r%06d" % i, "aspects": guess,
+                          "polarities": [rng.choice(polarities) for _ in guess], "score": rng.uniform(1, 5)})
+    for side, rows in (("ref", gold), ("res", predicted)):
+        with open(os.path.join(folder, side, "evalita2020_absita.ndjson"), "w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
+TRACKS = {
+    "t6_st1": lambda f, s, r: gen_memes(f, s, r, "st1"),
+    "t6_st2": lambda f, s, r: gen_memes(f, s, r, "st2"),
+    "t6_st3": lambda f, s, r: gen_memes(f, s, r, "st3"),
+    "flc": gen_flc,
+    "nlu": gen_nlu,
+    "absita": gen_absita,
+}
+
+# --- the measured programs --------------------------------------------------------------------------
+
+PARSE_FLOOR = r'''
+import csv, json, os, sys
+input_dir = sys.argv[1]
+for side in ("ref", "res"):
+    base = os.path.join(input_dir, side)
+    for name in os.listdir(base):
+        path = os.path.join(base, name)
+        paths = [os.path.join(path, n) for n in sorted(os.listdir(path))] if os.path.isdir(path) else [path]
+        for p in paths:
+            with open(p, encoding="utf-8", newline="") as handle:
+                text = handle.read()
+            if p.endswith(".json"):
+                json.loads(text)
+            elif p.endswith(".ndjson"):
+                [json.loads(line) for line in text.splitlines() if line.strip()]
+            elif p.endswith(".csv"):
+                list(csv.reader(text.splitlines()))
+            else:
+                [line.split("\t") for line in text.splitlines()]
+'''
+
+NAIVE_SPANS = r'''
+import json, os, sys
+sys.path.insert(0, sys.argv[2])
+from oracles import naive_overlap_sums
+input_dir = sys.argv[1]
+def tsv(path):
+    out = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                a, t, s, e = line.rstrip("\n").split("\t")
+                out.setdefault(a, {}).setdefault(t, []).append((int(s), int(e)))
+    return out
+if os.path.isdir(os.path.join(input_dir, "ref", "nlp4if2019_flc")):
+    gold = {}
+    folder = os.path.join(input_dir, "ref", "nlp4if2019_flc")
+    for name in os.listdir(folder):
+        gold.update(tsv(os.path.join(folder, name)))
+    pred = tsv(os.path.join(input_dir, "res", "nlp4if2019_flc.tsv"))
+else:
+    def memes(path):
+        return {r["id"]: {t: [(l["start"], l["end"]) for l in r["labels"] if l["technique"] == t]
+                          for t in {l["technique"] for l in r["labels"]}} for r in json.load(open(path))}
+    gold = memes(os.path.join(input_dir, "ref", "semeval2021_t6_st2.json"))
+    pred = memes(os.path.join(input_dir, "res", "semeval2021_t6_st2.json"))
+p = r = 0.0
+for doc, techniques in pred.items():
+    for t, spans in techniques.items():
+        a, b = naive_overlap_sums(spans, gold.get(doc, {}).get(t, []))
+        p += a; r += b
+print(p, r)
+'''
+
+NAIVE_LCS = r'''
+import csv, string, sys, os
+sys.path.insert(0, sys.argv[2]); sys.path.insert(0, sys.argv[3])
+from oracles import naive_lcs
+from scorer.nltk_tokens import shared_tokenizer
+tok = shared_tokenizer()
+def rows(path):
+    with open(path, encoding="utf-8", newline="") as handle:
+        out = [r for r in csv.reader(handle)]
+    return [r for r in out if r and r[0] != "id"]
+strip = lambda s: s[1:-1] if len(s) > 1 and s[0] == s[-1] == '"' else s
+gold = {}
+for r in rows(os.path.join(sys.argv[1], "ref", "aicup2022_nlu.csv")):
+    gold.setdefault(r[0], []).append((tok.tokens(strip(r[1])), tok.tokens(strip(r[2]))))
+total = 0.0
+for r in rows(os.path.join(sys.argv[1], "res", "aicup2022_nlu.csv")):
+    q, a = tok.tokens(strip(r[1])), tok.tokens(strip(r[2]))
+    def ratio(x, y):
+        c = naive_lcs(x, y); u = len(x) + len(y) - c
+        return c / u if u else 0.0
+    total += max(ratio(q, gq) + ratio(a, ga) for gq, ga in gold[r[0]])
+print(total / (2 * len(gold)))
+'''
+
+TOKENIZE_ONLY = r'''
+import csv, sys, os, time
+sys.path.insert(0, sys.argv[2])
+from scorer.nltk_tokens import shared_tokenizer
+start = time.time()
+tok = shared_tokenizer()
+texts = set()
+for side in ("ref", "res"):
+    with open(os.path.join(sys.argv[1], side, "aicup2022_nlu.csv"), encoding="utf-8", newline="") as handle:
+        for row in csv.reader(handle):
+            texts.update(row[1:3])
+for text in texts:
+    tok.tokens(text[1:-1])
+print(time.time() - start)
+'''
+
+MEASURE = r'''
+import resource, subprocess, sys, time
+start = time.perf_counter()
+process = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+elapsed = time.perf_counter() - start
+print(process.returncode, elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+print(process.stdout.strip().splitlines()[-1] if process.stdout.strip() else "")
+sys.stderr.write(process.stderr[-3000:])
+'''
+
+
+def measure(argv, env=None):
+    process = subprocess.run([sys.executable, "-c", MEASURE] + argv, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, universal_newlines=True, env=env)
+    lines = process.stdout.splitlines()
+    code, seconds, peak_kib = lines[0].split()
+    if int(code) != 0:
+        raise RuntimeError("%s failed:\n%s" % (" ".join(argv[:3]), process.stderr))
+    return float(seconds), int(peak_kib) / 1024.0, lines[1] if len(lines) > 1 else ""
+
+
+def folder_size(folder):
+    return sum(os.path.getsize(os.path.join(root, name)) for root, _, files in os.walk(folder) for name in files)
+
+
+def run(scales, naive_limit_seconds, repeat):
+    rows = []
+    env = dict(os.environ)
+    nltk_data = os.path.join(ROOT, "..", "shared", "nltk_data")
+    for track, generator in TRACKS.items():
+        for scale in scales:
+            if track == "nlu" and scale > 10:
+                continue  # ×1 is the real test set; ×10 is already 20k ids
+            work = tempfile.mkdtemp(prefix="bench-%s-%d-" % (track, scale))
+            try:
+                base = os.path.join(work, "input")
+                os.makedirs(os.path.join(base, "ref"))
+                os.makedirs(os.path.join(base, "res"))
+                generator(base, scale, random.Random(scale))
+                size_mb = folder_size(base) / 1e6
+                score = min((measure([sys.executable, os.path.join(ROOT, "scoring_program", "score.py"), base,
+                                      os.path.join(work, "output")], env) for _ in range(repeat)),
+                            key=lambda m: m[0])
+                floor = min((measure([sys.executable, "-c", PARSE_FLOOR, base]) for _ in range(repeat)),
+                            key=lambda m: m[0])
+                naive = ""
+                extra = ""
+                if track in ("t6_st2", "flc") and scale <= naive_limit_seconds:
+                    naive_t, naive_mem, _ = measure([sys.executable, "-c", NAIVE_SPANS, base,
+                                                     os.path.join(ROOT, "tests")])
+                    naive = "%.2f s / %.0f MB (%.1f× slower)" % (naive_t, naive_mem, naive_t / score[0])
+                if track == "nlu":
+                    naive_t, naive_mem, _ = measure([sys.executable, "-c", NAIVE_LCS, base,
+                                                     os.path.join(ROOT, "tests"),
+                                                     os.path.join(ROOT, "scoring_program")], env)
+                    naive = "%.2f s / %.0f MB (%.1f× slower)" % (naive_t, naive_mem, naive_t / score[0])
+                    process = subprocess.run([sys.executable, "-c", TOKENIZE_ONLY, base,
+                                              os.path.join(ROOT, "scoring_program")],
+                                             stdout=subprocess.PIPE, universal_newlines=True, env=env)
+                    tokenize = float(process.stdout.strip())
+                    extra = "tokenization %.2f s: total/tokenization %.2f" % (tokenize, score[0] / tokenize)
+                rows.append({"track": track, "scale": scale, "input_mb": size_mb, "score_s": score[0],
+                             "score_mb": score[1], "floor_s": floor[0], "floor_mb": floor[1],
+                             "naive": naive, "extra": extra})
+                print("%-7s ×%-3d input %7.1f MB  score.py %6.2f s %6.0f MB  floor %6.2f s  %s %s"
+                      % (track, scale, size_mb, score[0], score[1], floor[0], naive, extra), flush=True)
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+    return rows
+
+
+def table(rows):
+    by = {(r["track"], r["scale"]): r for r in rows}
+    lines = ["| track | scale | input | score.py time | score.py peak RSS | parse floor | time / floor | "
+             "peak ≤ 2×input+50 MB | ×100 / ×10 time | naive oracle | notes |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        ratio = r["score_s"] / r["floor_s"]
+        memory_ok = r["score_mb"] <= 2 * r["input_mb"] + 50
+        growth = ""
+        if r["scale"] == 100 and (r["track"], 10) in by:
+            growth = "%.1f×" % (r["score_s"] / by[(r["track"], 10)]["score_s"])
+        lines.append("| %s | ×%d | %.1f MB | %.2f s | %.0f MB | %.2f s | %.2f | %s | %s | %s | %s |"
+                     % (r["track"], r["scale"], r["input_mb"], r["score_s"], r["score_mb"], r["floor_s"], ratio,
+                        "yes" if memory_ok else "**no**", growth, r["naive"] or "–", r["extra"] or ""))
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scales", default="1,10,100")
+    parser.add_argument("--naive-up-to", type=int, default=10, help="largest scale the naive span oracle runs at")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per measurement (the fastest is kept)")
+    parser.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "RESULTS.md"))
+    args = parser.parse_args()
+    if not os.environ.get("NLTK_DATA") and os.path.isdir(os.path.join(ROOT, "..", "shared", "nltk_data")):
+        os.environ["NLTK_DATA"] = os.path.abspath(os.path.join(ROOT, "..", "shared", "nltk_data"))
+    started = time.time()
+    rows = run([int(s) for s in args.scales.split(",")], args.naive_up_to, args.repeat)
+    machine = "%s, %d cores, Python %s, %s" % (platform.processor() or platform.machine(), os.cpu_count() or 0,
+                                               platform.python_version(), platform.platform())
+    text = ["# Benchmark results", "",
+            "Generated by `.venv/bin/python benchmarks/run.py` in %.0f s on %s (%s)." % (
+                time.time() - started, machine, time.strftime("%Y-%m-%d")), "",
+            "Times are whole-process wall times (start-up included), peak RSS from getrusage; the parse floor "
+            "is a minimal script that only reads and parses the same files. Targets (issue 6): time/floor ≤ 3 "
+            "for the span and multilabel tracks at ×10 and ×100; ×100/×10 ≤ 12; ≥ 20× faster than the naive "
+            "span oracle at ×10 flc; nlu total ≤ 1.5× its tokenization; peak RSS ≤ 2× input + 50 MB.", "",
+            table(rows), ""]
+    with open(args.out, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(text))
+    print("wrote", args.out)
+
+
+if __name__ == "__main__":
+    main()
