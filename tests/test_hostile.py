@@ -216,7 +216,7 @@ def test_limits_are_configurable(workdir):
     assert run.returncode == 1 and "the file has 14 bytes; the limit is 10 bytes" in run.stderr
     gold = dict(GOLD, **{"scoring_config.json": json.dumps({"max_spans_per_document": 1})})
     run = run_score(workdir, gold, {FLC: "11\tDoubt\t0\t3\n11\tDoubt\t4\t8\n"})
-    assert run.returncode == 1 and "more than 1 spans" in run.stderr
+    assert run.returncode == 1 and "at most 1 per article are accepted" in run.stderr
     gold = dict(GOLD, **{"scoring_config.json": json.dumps({"max_spans": 1})})
     run = run_score(workdir, gold, {FLC: VALID[FLC]})
     assert run.returncode == 1 and "unknown setting max_spans" in run.stderr

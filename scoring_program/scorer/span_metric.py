@@ -175,12 +175,11 @@ def span_track_result(track: str, title: str, prefix: str, gold: SpansByDocument
             "as in the published scorers (it can exceed 1)." if official_recall else
             "Per technique: P = precision sum / predicted spans, R = recall sum / gold spans; "
             "a technique absent from both sides has F1 = 1.")
-    private = [[noun, "technique", "precision_sum", "recall_sum", "predicted", "gold", "gold_spans"]]
+    private = [[noun, "technique", "precision_sum", "recall_sum", "predicted", "gold"]]
     for document, per_technique in statistics.items():
-        gold_by_technique = gold.get(document, {})
         for technique, counts in per_technique.items():
             private.append([document, technique, counts.precision_sum, counts.recall_sum,
-                            counts.predicted, counts.gold, gold_by_technique.get(technique, ())])
+                            counts.predicted, counts.gold])
     return TrackResult(
         track=track,
         title=title,

@@ -43,7 +43,6 @@ def parse_rows(text: str, name: str, problems: Problems, text_lengths: Dict[str,
     known = frozenset(TECHNIQUES)
     order: List[str] = []
     articles: Articles = {}
-    counts: Dict[str, int] = {}
     for number, line in enumerate(text.split("\n"), start=1):
         fields = line.split("\t")
         if len(fields) == 4:  # the fast path: digits-only offsets, a known technique
@@ -60,21 +59,22 @@ def parse_rows(text: str, name: str, problems: Problems, text_lengths: Dict[str,
                         order.append(article)
                         spans = articles[article] = {}
                     spans.setdefault(technique, []).append((start, end))
-                    counts[article] = counts.get(article, 0) + 1
-                    if counts[article] == max_spans + 1:
-                        problems.add("line %d" % number, "article %r has more than %d spans" % (article, max_spans))
                     continue
         if not line.strip():
             continue
         if problems.saturated:
             break
-        _check_row(number, line, problems, text_lengths, allow_declarations, max_spans, known, order, articles, counts)
+        _check_row(number, line, problems, text_lengths, allow_declarations, known, order, articles)
+    for article in order:
+        count = sum(len(spans) for spans in articles[article].values())
+        if count > max_spans:
+            problems.add("article %r" % article, "%d spans; at most %d per article are accepted"
+                         % (count, max_spans))
     return order, articles
 
 
 def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[str, int],
-               allow_declarations: bool, max_spans: int, known: frozenset, order: List[str],
-               articles: Articles, counts: Dict[str, int]) -> None:
+               allow_declarations: bool, known: frozenset, order: List[str], articles: Articles) -> None:
     """The slow path: a line the fast path did not take (a problem, or unusual but valid)."""
     where = "line %d" % number
     line = line[:-1] if line.endswith("\r") else line
@@ -105,9 +105,6 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
                       % (_clip(start_text), _clip(end_text))
         problems.add(where, problem)
         return
-    counts[article] = counts.get(article, 0) + 1
-    if counts[article] == max_spans + 1:
-        problems.add(where, "article %r has more than %d spans" % (article, max_spans))
     if article not in articles:
         order.append(article)
         articles[article] = {}
