@@ -200,3 +200,27 @@ def test_stdlib_tracks_on_every_python_of_the_images(tmp_path, python):
     assert len(run.scores) == len(ALL_KEYS) - 3
     broken = run_score(tmp_path, REF, {"semeval2021_t6_st1.json": "[1, 2"}, python=python)
     assert_clean_failure(broken, "not valid JSON")
+
+
+IMPORT_PROBE = """
+import runpy, sys
+sys.argv = ["score.py"] + sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0].replace("score.py", "") + "%s", run_name="__main__")
+except SystemExit:
+    pass
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("nltk", "regex", "pandas", "numpy", "yaml"))
+sys.stdout.write("HEAVY:" + ",".join(heavy) + "\\n")
+"""
+
+
+def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
+    run = run_score(tmp_path, REF, {name: PERFECT[name] for name in STDLIB_ONLY})
+    base = run.output.parent
+    probe = IMPORT_PROBE % str(PROGRAM / "score.py")
+    process = subprocess.run([sys.executable, "-c", probe, str(base / "input"), str(base / "out2")],
+                             capture_output=True, text=True, cwd=str(base))
+    assert "HEAVY:\n" in process.stdout, process.stdout + process.stderr
+    with_nlu = subprocess.run([sys.executable, "-c", probe, str(base / "input"), str(base / "out3")],
+                              capture_output=True, text=True, cwd=str(base))
+    assert "HEAVY:" in with_nlu.stdout
