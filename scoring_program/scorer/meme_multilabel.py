@@ -92,6 +92,6 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
         table=scores.rows,
         table_note="Per class, scikit-learn semantics with zero_division=1: a technique absent from "
                    "gold and predictions scores 1.0 and counts in the macro average.",
-        private=[{"id": identifier, "gold": sorted(labels), "predicted": sorted(predicted[identifier])}
-                 for identifier, labels in gold],
+        private=[["id", "gold", "predicted"]] + [[identifier, sorted(labels), sorted(predicted[identifier])]
+                                                 for identifier, labels in gold],
     )

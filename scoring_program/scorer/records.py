@@ -28,6 +28,9 @@ def list_of_objects(value: Any, problems: Problems, what: str) -> List[Tuple[int
 
 def string_id(record: Dict[str, Any], index: int, problems: Problems, field: str = "id") -> Any:
     """The record's id if it is a non-empty string, else a problem and None."""
+    value = record.get(field)
+    if type(value) is str and value:  # the usual case first
+        return value
     if field not in record:
         problems.add(record_where(index, record, field), "missing field %r" % field)
         return None
@@ -47,6 +50,9 @@ def string_id(record: Dict[str, Any], index: int, problems: Problems, field: str
 
 def check_duplicates(identifiers: Iterable[str], problems: Problems, place=None) -> None:
     """A problem for every id seen twice; ``place(i)`` names the i-th (0-based) item."""
+    identifiers = list(identifiers)
+    if len(set(identifiers)) == len(identifiers):  # the usual case, at C speed
+        return
     place = place or (lambda i: "record %d" % (i + 1))
     first: Dict[str, int] = {}
     for index, identifier in enumerate(identifiers):

@@ -40,39 +40,47 @@ class SpanCounts:
         return "SpanCounts(%r, %r, %d, %d)" % (self.precision_sum, self.recall_sum, self.predicted, self.gold)
 
 
+# One row of statistics: (document, technique, precision_sum, recall_sum, predicted, gold).
+StatisticsRow = Tuple[str, str, float, float, int, int]
+
+
 def document_statistics(gold: SpansByDocument, predicted: SpansByDocument,
-                        documents: Iterable[str]) -> Dict[str, Dict[str, SpanCounts]]:
-    """Per document (in the order given), per technique: the span counts."""
-    statistics: Dict[str, Dict[str, SpanCounts]] = {}
+                        documents: Iterable[str]) -> List[StatisticsRow]:
+    """Per document (in the order given) and technique on either side: the span statistics."""
+    rows: List[StatisticsRow] = []
+    append = rows.append
+    empty: Mapping[str, Sequence[Span]] = {}
     for document in documents:
-        gold_by_technique = gold.get(document, {})
-        predicted_by_technique = predicted.get(document, {})
-        per_technique: Dict[str, SpanCounts] = {}
-        for technique in _union_in_order(gold_by_technique, predicted_by_technique):
-            gold_spans = gold_by_technique.get(technique, ())
-            predicted_spans = predicted_by_technique.get(technique, ())
-            precision_sum, recall_sum = overlap_sums(predicted_spans, gold_spans)
-            per_technique[technique] = SpanCounts(precision_sum, recall_sum,
-                                                  len(predicted_spans), len(gold_spans))
-        statistics[document] = per_technique
-    return statistics
+        gold_by_technique = gold.get(document, empty)
+        predicted_by_technique = predicted.get(document, empty)
+        for technique, gold_spans in gold_by_technique.items():
+            predicted_spans = predicted_by_technique.get(technique)
+            if predicted_spans:
+                precision_sum, recall_sum = overlap_sums(predicted_spans, gold_spans)
+                append((document, technique, precision_sum, recall_sum, len(predicted_spans), len(gold_spans)))
+            else:
+                append((document, technique, 0.0, 0.0, 0, len(gold_spans)))
+        for technique, predicted_spans in predicted_by_technique.items():
+            if technique not in gold_by_technique:
+                append((document, technique, 0.0, 0.0, len(predicted_spans), 0))
+    return rows
 
 
-def _union_in_order(first: Mapping[str, object], second: Mapping[str, object]) -> List[str]:
-    keys = list(first)
-    keys.extend(key for key in second if key not in first)
-    return keys
-
-
-def totals(statistics: Mapping[str, Mapping[str, SpanCounts]],
+def totals(rows: Iterable[StatisticsRow],
            techniques: Sequence[str]) -> Tuple[SpanCounts, Dict[str, SpanCounts]]:
-    """(all techniques pooled, per technique) summed over documents."""
-    overall = SpanCounts()
+    """(all techniques pooled, per technique) summed over the rows."""
     by_technique = {technique: SpanCounts() for technique in techniques}
-    for per_technique in statistics.values():
-        for technique, counts in per_technique.items():
-            overall.add(counts)
-            by_technique.setdefault(technique, SpanCounts()).add(counts)
+    for _, technique, precision_sum, recall_sum, predicted, gold in rows:
+        counts = by_technique.get(technique)
+        if counts is None:
+            counts = by_technique[technique] = SpanCounts()
+        counts.precision_sum += precision_sum
+        counts.recall_sum += recall_sum
+        counts.predicted += predicted
+        counts.gold += gold
+    overall = SpanCounts()
+    for counts in by_technique.values():
+        overall.add(counts)
     return overall, by_technique
 
 
@@ -175,11 +183,7 @@ def span_track_result(track: str, title: str, prefix: str, gold: SpansByDocument
             "as in the published scorers (it can exceed 1)." if official_recall else
             "Per technique: P = precision sum / predicted spans, R = recall sum / gold spans; "
             "a technique absent from both sides has F1 = 1.")
-    private = [[noun, "technique", "precision_sum", "recall_sum", "predicted", "gold"]]
-    for document, per_technique in statistics.items():
-        for technique, counts in per_technique.items():
-            private.append([document, technique, counts.precision_sum, counts.recall_sum,
-                            counts.predicted, counts.gold])
+    private = [[noun, "technique", "precision_sum", "recall_sum", "predicted", "gold"]] + statistics
     return TrackResult(
         track=track,
         title=title,

@@ -44,33 +44,36 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
     for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
         if problems.saturated:
             break
-        where = record_where(index, record)
         identifier = string_id(record, index, problems)
         length: Optional[int] = None
         if is_gold:
             text = record.get("text")
             if not isinstance(text, str):
-                problems.add(where, "field 'text' must be a string")
+                problems.add(record_where(index, record), "field 'text' must be a string")
             else:
                 length = len(text)
         elif identifier is not None and text_lengths is not None:
             length = text_lengths.get(identifier)
         labels = record.get("labels")
         if not isinstance(labels, list):
-            problems.add(where, "missing field 'labels' (a list of {\"technique\", \"start\", \"end\"}; "
-                                "[] for none)" if "labels" not in record else
+            problems.add(record_where(index, record),
+                         "missing field 'labels' (a list of {\"technique\", \"start\", \"end\"}; [] for none)"
+                         if "labels" not in record else
                          "field 'labels' must be a list of {\"technique\", \"start\", \"end\"}")
             continue
         if len(labels) > max_spans:
-            problems.add(where, "%d spans; at most %d per meme are accepted" % (len(labels), max_spans))
+            problems.add(record_where(index, record),
+                         "%d spans; at most %d per meme are accepted" % (len(labels), max_spans))
             continue
         spans: Dict[str, List[Span]] = {}
         for number, label in enumerate(labels, start=1):
-            problem = _span_problem(label, known, length)
-            if problem:
-                problems.add("%s, label %d" % (where, number), problem)
-            else:
-                spans.setdefault(label["technique"], []).append((label["start"], label["end"]))
+            if type(label) is dict:  # the fast path: a well-formed span
+                technique, start, end = label.get("technique"), label.get("start"), label.get("end")
+                if (type(technique) is str and technique in known and type(start) is int and type(end) is int
+                        and 0 <= start < end and (length is None or end <= length)):
+                    spans.setdefault(technique, []).append((start, end))
+                    continue
+            problems.add("%s, label %d" % (record_where(index, record), number), _span_problem(label, known, length))
         if identifier is not None:
             order.append(identifier)
             memes[identifier] = spans
