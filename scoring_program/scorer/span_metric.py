@@ -146,29 +146,27 @@ def _short(value: object) -> str:
     return text if len(text) <= 24 else "%s...(%d digits)" % (text[:12], len(text.lstrip("-")))
 
 
-def resolve_overlaps(spans_by_technique: Dict[str, List[Span]], policy: str,
-                     ) -> Tuple[Dict[str, List[Span]], List[Tuple[str, Span, Span]]]:
-    """Apply the ``overlapping_predictions`` policy to one document's predicted spans.
+def apply_overlap_policy(predicted: Dict[str, Dict[str, List[Span]]], documents: Sequence[str],
+                         policy: str, problems, noun: str) -> None:
+    """Apply ``overlapping_predictions`` to every document's predicted spans, in place.
 
-    "merge": same-technique overlaps become their union; "keep": left as they are; "error":
-    unchanged, and each technique with an overlap is returned as (technique, span, span).
+    "merge": same-technique overlaps become their union; "keep": left as they are; "error": one
+    problem per document and technique with an overlap.
     """
-    if policy == "merge":
-        return {technique: merge_overlapping(spans) for technique, spans in spans_by_technique.items()}, []
-    if policy == "keep":
-        return dict(spans_by_technique), []
-    overlaps = []
-    for technique, spans in spans_by_technique.items():
-        pair = first_overlap(spans)
-        if pair is not None:
-            overlaps.append((technique, pair[0], pair[1]))
-    return dict(spans_by_technique), overlaps
-
-
-def overlap_message(technique: str, first: Span, second: Span) -> str:
-    return ("two %r spans overlap, [%d, %d) and [%d, %d); predict one span per fragment (the "
-            "organisers can set overlapping_predictions to merge or keep them)"
-            % (technique, first[0], first[1], second[0], second[1]))
+    for document in documents:
+        spans_by_technique = predicted[document]
+        if policy == "merge":
+            predicted[document] = {technique: merge_overlapping(spans)
+                                   for technique, spans in spans_by_technique.items()}
+        elif policy == "error":
+            for technique, spans in spans_by_technique.items():
+                pair = first_overlap(spans)
+                if pair is not None:
+                    first, second = pair
+                    problems.add("%s %r" % (noun, document),
+                                 "two %r spans overlap, [%d, %d) and [%d, %d); predict one span per fragment "
+                                 "(the organisers can set overlapping_predictions to merge or keep them)"
+                                 % (technique, first[0], first[1], second[0], second[1]))
 
 
 def span_track_result(track: str, title: str, prefix: str, gold: SpansByDocument,

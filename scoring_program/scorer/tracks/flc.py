@@ -21,7 +21,7 @@ from ..problems import Problems, reading_reference
 from ..readers import read_text
 from ..records import label_problem
 from ..result import TrackResult
-from ..span_metric import offset_problem, overlap_message, resolve_overlaps, span_track_result
+from ..span_metric import apply_overlap_policy, offset_problem, span_track_result
 from ..spans import Span, merge_overlapping
 from ..techniques import NLP4IF2019_FLC
 
@@ -185,12 +185,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         gold, predicted = _collapse_techniques(gold), _collapse_techniques(predicted)
     gold = {article: {technique: merge_overlapping(spans) for technique, spans in by_technique.items()}
             for article, by_technique in gold.items()}
-    for article in order:
-        predicted[article], overlaps = resolve_overlaps(predicted[article],
-                                                        options.overlapping_predictions)
-        for technique, first, second in overlaps:
-            problems.add("article %r" % article,
-                         overlap_message(technique, first, second))
+    apply_overlap_policy(predicted, order, options.overlapping_predictions, problems, "article")
     problems.raise_if_any()
     techniques = () if options.flc_ignore_techniques else TECHNIQUES
     result = span_track_result("flc", TITLE, "flc", gold, predicted, gold_order, techniques,

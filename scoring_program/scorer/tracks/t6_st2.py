@@ -14,7 +14,7 @@ from ..readers import load_json, read_text, record_where
 from ..records import (check_duplicates, check_id_sets, label_problem, list_of_objects, record_limit,
                        string_id, too_many_records)
 from ..result import TrackResult
-from ..span_metric import offset_problem, overlap_message, resolve_overlaps, span_track_result
+from ..span_metric import apply_overlap_policy, offset_problem, span_track_result
 from ..spans import Span
 from ..techniques import SEMEVAL2021_T6_ST1_ST2
 
@@ -105,12 +105,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     order, predicted, _ = read_memes(submission_path, name, options.max_file_bytes, problems,
                                      lengths, options.max_spans_per_document)
     check_id_sets(gold_order, order, problems, "meme ids")
-    for identifier in order:
-        predicted[identifier], overlaps = resolve_overlaps(predicted[identifier],
-                                                           options.overlapping_predictions)
-        for technique, first, second in overlaps:
-            problems.add("meme %r" % identifier,
-                         overlap_message(technique, first, second))
+    apply_overlap_policy(predicted, order, options.overlapping_predictions, problems, "meme")
     problems.raise_if_any()
     return span_track_result("t6_st2", TITLE, "t6_st2", gold, predicted, gold_order, TECHNIQUES,
                              options.per_technique_recall == "official", "meme")
