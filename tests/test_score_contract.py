@@ -224,3 +224,12 @@ def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
     with_nlu = subprocess.run([sys.executable, "-c", probe, str(base / "input"), str(base / "out3")],
                               capture_output=True, text=True, cwd=str(base))
     assert "HEAVY:" in with_nlu.stdout
+
+
+@pytest.mark.parametrize("n", [0, 1, 4096, 4097, 9000])
+def test_private_details_are_written_in_chunks_as_one_json_document(tmp_path, n):
+    from scorer.report import write_private
+    from scorer.result import TrackResult
+    items = [[i, "technique", 0.5, 1] for i in range(n)]
+    write_private(str(tmp_path), [TrackResult("t", "t", {}, private=items)], [])
+    assert json.loads((tmp_path / "private" / "t_items.json").read_text(encoding="utf-8")) == items

@@ -60,15 +60,19 @@ def write_scores(output_dir: str, scores: Dict[str, float]) -> None:
 def write_private(output_dir: str, results: Sequence[TrackResult], extra_lines: Sequence[str]) -> None:
     """Per-item details (which reveal gold) for the organisers only: ``output/private/``.
 
-    One JSON file per track (a single encoder call: fast even for 10^5 items).
+    One JSON file per track.
     """
     private = os.path.join(output_dir, "private")
     os.makedirs(private, exist_ok=True)
     for result in results:
         path = os.path.join(private, "%s_items.json" % result.track)
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(json.dumps(result.private, ensure_ascii=False))
-            handle.write("\n")
+            # Chunks of the C encoder: fast, and never the whole document in memory at once.
+            handle.write("[")
+            for start in range(0, len(result.private), 4096):
+                chunk = json.dumps(result.private[start:start + 4096], ensure_ascii=False)
+                handle.write(("," if start else "") + chunk[1:-1])
+            handle.write("]\n")
     if extra_lines:
         with open(os.path.join(private, "problems.txt"), "w", encoding="utf-8", newline="\n") as handle:
             handle.write("\n".join(extra_lines) + "\n")

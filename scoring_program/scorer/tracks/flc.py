@@ -12,6 +12,7 @@ without spans). Submission: ``nlp4if2019_flc.tsv``, lines ``article_id TAB techn
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from typing import Dict, List, Optional, Tuple
@@ -43,7 +44,10 @@ def parse_rows(text: str, name: str, problems: Problems, text_lengths: Dict[str,
     known = frozenset(TECHNIQUES)
     order: List[str] = []
     articles: Articles = {}
-    for number, line in enumerate(text.split("\n"), start=1):
+    # io.StringIO yields one line at a time: no list of a million lines held at once
+    for number, line in enumerate(io.StringIO(text, newline="\n"), start=1):
+        if line.endswith("\n"):
+            line = line[:-1]
         fields = line.split("\t")
         if len(fields) == 4:  # the fast path: digits-only offsets, a known technique
             article, technique, start_text, end_text = fields
