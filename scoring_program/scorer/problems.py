@@ -9,7 +9,7 @@ stderr is public and the gold is not.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Sequence, Tuple
 
 # How many problem lines reach stderr; the rest is counted ("and N more problems").
 MAX_REPORTED = 20
@@ -143,10 +143,6 @@ def describe(value: object) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
-
-
-def plural(n: int, word: str, words: Optional[str] = None) -> str:
-    return "%d %s" % (n, word if n == 1 else (words or word + "s"))
 
 
 @contextmanager

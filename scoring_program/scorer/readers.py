@@ -10,7 +10,7 @@ import csv
 import io
 import json
 import os
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Iterator, List, Tuple
 
 from .problems import fail
 
@@ -150,13 +150,3 @@ def record_where(index: int, record: Any, id_field: str = "id") -> str:
             return "record %d (%s %r)" % (index + 1, id_field, value)
     return "record %d" % (index + 1)
 
-
-def is_int(value: Any) -> bool:
-    """A JSON integer (``true`` and ``false`` are not offsets)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def first_line_of(text: str) -> Optional[str]:
-    for _, line in nonblank_lines(text):
-        return line
-    return None

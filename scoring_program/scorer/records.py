@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .problems import Problems, ReferenceDataError, did_you_mean
+from .problems import Problems, did_you_mean
 from .readers import record_where
 
 # How many ids a "missing ids" / "unknown ids" line lists before it says "and N more".
@@ -95,11 +95,6 @@ def label_problem(label: Any, classes: Sequence[str]) -> str:
         return "labels must be strings"
     return "unknown technique %r%s" % (label if len(label) <= 60 else label[:57] + "...",
                                        did_you_mean(label, classes))
-
-
-def reference_error(filename: str, where: str, what: str) -> ReferenceDataError:
-    """An error in the gold. Never include gold content in ``what``."""
-    return ReferenceDataError(["reference data %s: %s: %s" % (filename, where, what)])
 
 
 def record_limit(gold_count: int) -> int:
