@@ -54,6 +54,7 @@ def run(argv):
     os.makedirs(output_dir, exist_ok=True)
 
     problems, private_lines, results = [], [], []
+    hidden, stopped = 0, False  # problems found but not kept, and whether a reader stopped early
     try:
         options = load_options(PROGRAM_DIR, reference_dir)
         phase_tracks = [(track, track.find_gold(reference_dir)) for track in TRACKS]
@@ -64,7 +65,7 @@ def run(argv):
     except ReferenceDataError as error:
         return finish(output_dir, results, error.public, error.private)
     except SubmissionError as error:
-        return finish(output_dir, results, error.lines, [])
+        return finish(output_dir, results, error.lines, [], error.more, error.stopped)
     for line in submission.notices:
         print(line)
 
@@ -77,6 +78,8 @@ def run(argv):
             result = track.scorer()(gold_path, submitted, track.filename, options, reference_dir)
         except SubmissionError as error:
             problems.extend(error.lines)
+            hidden += error.more
+            stopped = stopped or error.stopped
             continue
         except ReferenceDataError as error:
             problems.extend(error.public)
@@ -91,19 +94,20 @@ def run(argv):
         for warning in result.warnings:
             print("%s: warning: %s" % (track.filename, warning))
         results.append(result)
-    return finish(output_dir, results, problems, private_lines)
+    return finish(output_dir, results, problems, private_lines, hidden, stopped)
 
 
-def finish(output_dir, results, problems, private_lines):
+def finish(output_dir, results, problems, private_lines, hidden=0, stopped=False):
     """Write every output; exit 1 if anything could not be scored."""
     scores = collect_scores(results)
     write_scores(output_dir, scores)
-    write_html(output_dir, results, capped(problems))
+    shown = capped(problems, more=hidden, stopped=stopped)
+    write_html(output_dir, results, shown)
     write_private(output_dir, results, list(problems) + list(private_lines))
     for key, value in scores.items():
         print("%s: %.6f" % (key, value))
     if problems:
-        for line in capped(problems):
+        for line in shown:
             print(line, file=sys.stderr)
         return 1
     return 0

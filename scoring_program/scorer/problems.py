@@ -73,9 +73,8 @@ class SubmissionError(Exception):
     def __init__(self, lines: Sequence[str], more: int = 0, stopped: bool = False) -> None:
         super().__init__(lines[0] if lines else "invalid submission")
         self.lines = list(lines)
-        if more:
-            self.lines.append("... and %d more problem%s%s" % (
-                more, "" if more == 1 else "s", " (checking stopped there)" if stopped else ""))
+        self.more = more
+        self.stopped = stopped
 
 
 class ReferenceDataError(Exception):
@@ -96,19 +95,14 @@ def fail(filename: str, where: str, what: str) -> SubmissionError:
     return SubmissionError([_line(filename, where, what)])
 
 
-def capped(lines: Sequence[str], limit: int = MAX_REPORTED) -> List[str]:
-    """The first ``limit`` lines, then one line counting the rest (counts already in the lines,
-    "... and N more problems", are added in)."""
-    kept, counted = [], 0
-    for line in lines:
-        if line.startswith("... and ") and " more problem" in line:
-            counted += int(line.split()[2])
-        else:
-            kept.append(line)
-    rest = max(0, len(kept) - limit) + counted
+def capped(lines: Sequence[str], limit: int = MAX_REPORTED, more: int = 0, stopped: bool = False) -> List[str]:
+    """The first ``limit`` lines, then one line counting the rest and the ``more`` not kept."""
+    lines = list(lines)
+    rest = max(0, len(lines) - limit) + more
     if not rest:
-        return kept
-    return kept[:limit] + ["... and %d more problem%s" % (rest, "" if rest == 1 else "s")]
+        return lines
+    return lines[:limit] + ["... and %d more problem%s%s" % (
+        rest, "" if rest == 1 else "s", " (checking stopped there)" if stopped else "")]
 
 
 def did_you_mean(value: str, choices: Iterable[str]) -> str:
