@@ -27,6 +27,7 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int
         return []
     known = frozenset(classes)
     records: LabelSets = []
+    indices: List[int] = []  # each kept record's place in the file, for duplicate messages
     for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
         if problems.saturated:
             break
@@ -42,7 +43,9 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int
                 continue
         if identifier is not None:  # kept (with its valid labels) so that id checks still run
             records.append((identifier, frozenset(labels)))
-    check_duplicates((identifier for identifier, _ in records), problems)
+            indices.append(index)
+    check_duplicates((identifier for identifier, _ in records), problems,
+                     lambda i: "record %d" % (indices[i] + 1))
     return records
 
 

@@ -41,6 +41,7 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
     order: List[str] = []
     memes: Memes = {}
     lengths: Dict[str, int] = {}
+    indices: List[int] = []  # each kept record's place in the file, for duplicate messages
     for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
         if problems.saturated:
             break
@@ -76,10 +77,11 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
             problems.add("%s, label %d" % (record_where(index, record), number), _span_problem(label, known, length))
         if identifier is not None:
             order.append(identifier)
+            indices.append(index)
             memes[identifier] = spans
             if length is not None:
                 lengths[identifier] = length
-    check_duplicates(order, problems)
+    check_duplicates(order, problems, lambda i: "record %d" % (indices[i] + 1))
     return order, memes, lengths
 
 
