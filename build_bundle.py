@@ -52,12 +52,13 @@ def _zip_bytes(entries: Dict[str, str], data: Dict[str, bytes]) -> bytes:
             return handle.read()
 
 
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
 def _folder_data(folder: str, prefix: str = "") -> Dict[str, bytes]:
-    data = {}
-    for name, path in folder_entries(folder, prefix).items():
-        with open(path, "rb") as handle:
-            data[name] = handle.read()
-    return data
+    return {name: _read(path) for name, path in folder_entries(folder, prefix).items()}
 
 
 def broken_submission() -> bytes:
@@ -105,7 +106,7 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
             if not sample_zip:  # the starting kit's sample: made for the first (development) phase
                 sample_zip = samples[phase["reference_data"]]
                 first_public = {"public_data/%s/%s" % (folder, name): data for name, data in public_data.items()}
-    kit = {name: open(os.path.join(KIT, name), "rb").read() for name in KIT_FILES}
+    kit = {name: _read(os.path.join(KIT, name)) for name in KIT_FILES}
     kit.update({"scoring_program/" + name: data for name, data in program.items()})
     kit.update(first_public)
     kit["sample_submission.zip"] = sample_zip
@@ -116,8 +117,7 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
 
     outer = {"competition.yaml": yaml_text.encode("utf-8")}
     for name in [config["image"]] + list(config["html"].values()):
-        with open(os.path.join(PAGES, name), "rb") as handle:
-            outer[name] = handle.read()
+        outer[name] = _read(os.path.join(PAGES, name))
     outer.update(nested)
     os.makedirs(out_dir, exist_ok=True)
     bundle_path = os.path.join(out_dir, "competition_bundle.zip")
@@ -125,7 +125,7 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
     write_zip(bundle_path, {}, outer.items(), first=("competition.yaml",))
     with open(os.path.join(out_dir, "starting_kit.zip"), "wb") as handle:
         handle.write(kit_zip)
-    digest = hashlib.sha256(open(bundle_path, "rb").read()).hexdigest()
+    digest = hashlib.sha256(_read(bundle_path)).hexdigest()
     print("wrote %s (%d bytes, sha256 %s)" % (bundle_path, os.path.getsize(bundle_path), digest))
     print("wrote %s" % os.path.join(out_dir, "starting_kit.zip"))
     if not check:
