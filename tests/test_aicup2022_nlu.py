@@ -62,7 +62,28 @@ def test_the_unpickler_only_builds_punkt_classes():
     from scorer.nltk_tokens import _PunktUnpickler
     payload = pickle.dumps(os.system)  # a global a model has no business referring to
     with pytest.raises(pickle.UnpicklingError):
-        _PunktUnpickler(io.BytesIO(payload)).load()
+        _PunktUnpickler(payload, None).load()
+
+
+LOAD_PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from scorer.nltk_tokens import Tokenizer
+tokens = Tokenizer().tokens("Mr. Smith can't go. He said: 'yes'!")
+loaded = sorted({m.split(".")[0] for m in sys.modules} & {"nltk", "numpy", "scipy", "sklearn", "regex", "pandas"})
+import nltk
+print(tokens, loaded, hasattr(nltk, "word_tokenize"))
+"""
+
+
+def test_the_tokenizer_loads_two_nltk_modules_and_leaves_no_trace():
+    """nltk/__init__.py (every nltk module, numpy, scipy, scikit-learn) is not run for tokens."""
+    import subprocess
+    import sys
+    from conftest import PROGRAM
+    process = subprocess.run([sys.executable, "-c", LOAD_PROBE, str(PROGRAM)], capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    assert process.stdout.strip() == ("['Mr.', 'Smith', 'ca', \"n't\", 'go', 'He', 'said', \"'yes\"] [] True")
 
 
 def test_tokens_equal_nltk_word_tokenize_on_real_texts(tokenizer, monkeypatch):
