@@ -6,6 +6,8 @@ import json
 import shutil
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import assert_clean_failure, run_score, shared_path
 from scorer.options import Options
@@ -150,3 +152,35 @@ def test_article_text_bounds_the_offsets(tmp_path):
     with pytest.raises(SubmissionError) as error:
         flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
     assert "beyond the end of the text (12 characters)" in error.value.lines[0]
+
+
+# --- the block reader against the line reader ---------------------------------------------------
+
+_VALID_ROWS = st.tuples(st.sampled_from(["1", "2", "33"]), st.sampled_from(NLP4IF2019_FLC[:3]),
+                        st.integers(0, 8), st.integers(1, 12)).map(lambda r: "%s\t%s\t%d\t%d" % (r[0], r[1], r[2], r[2] + r[3]))
+_ROWS = st.one_of(
+    _VALID_ROWS, _VALID_ROWS, _VALID_ROWS,
+    st.tuples(st.sampled_from(["1", "2", "33", " 4", "5 ", ""]), st.sampled_from(list(NLP4IF2019_FLC[:3]) + ["Smear", "doubt"]),
+              st.sampled_from(["0", "3", "07", "12", "1e3", "-1", "٣", "9" * 19]),
+              st.sampled_from(["4", "9", "12", "40", "100", "x", "1" * 18])).map("\t".join),
+    st.sampled_from(["", " ", "\r", "\t", "1\tDoubt\t1", "7"]),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_ROWS, max_size=30), st.sampled_from(["\n", "\r\n"]), st.integers(1, 60),
+       st.sampled_from([{}, {"1": 10, "2": 100}]), st.booleans())
+def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, declarations):
+    """Whole-block reading (any block size) adds the same spans and reports the same problems."""
+    from scorer.problems import Problems
+    from scorer.readers import line_blocks
+    from scorer.span_store import SpanStore
+    text = newline.join(rows)
+    by_lines, line_problems = SpanStore(NLP4IF2019_FLC), Problems("f")
+    flc.parse_lines(text.split("\n"), by_lines, line_problems, lengths, declarations)
+    by_blocks, block_problems = SpanStore(NLP4IF2019_FLC), Problems("f")
+    for first_line, block in line_blocks(text, size):
+        flc.parse_block(block, first_line, by_blocks, block_problems, lengths, declarations)
+    assert by_blocks.order == by_lines.order
+    assert {a: list(t) for a, t in by_blocks.spans.items()} == {a: list(t) for a, t in by_lines.spans.items()}
+    assert block_problems.lines == line_problems.lines

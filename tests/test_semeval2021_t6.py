@@ -11,7 +11,7 @@ from baselines import MAJORITY_ST1, MAJORITY_ST3, majority_labels, random_labels
 from conftest import shared_path
 from scorer.options import Options
 from scorer.problems import SubmissionError
-from scorer.span_metric import span_track_result
+from scorer.span_metric import SpanStatistics, span_track_result
 from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 from scorer.tracks import t6_st1, t6_st2, t6_st3
 
@@ -148,8 +148,11 @@ def st2_scores(gold_records, predicted):
     """The metric core on in-memory spans (no text-length check, policy "keep")."""
     def index(records):
         return {r["id"]: _by_technique(r["labels"]) for r in records}
-    result = span_track_result("t6_st2", "", "t6_st2", index(gold_records), index(predicted),
-                               [r["id"] for r in gold_records], SEMEVAL2021_T6_ST1_ST2, False, "meme")
+    gold, guesses = index(gold_records), index(predicted)
+    statistics = SpanStatistics(SEMEVAL2021_T6_ST1_ST2)
+    for record in gold_records:
+        statistics.add_document(record["id"], gold[record["id"]], guesses.get(record["id"], {}))
+    result = span_track_result("t6_st2", "", "t6_st2", statistics, SEMEVAL2021_T6_ST1_ST2, False, "meme")
     return ["%.6f" % result.scores[k] for k in ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall")]
 
 

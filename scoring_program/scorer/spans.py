@@ -43,7 +43,11 @@ def merge_overlapping(spans: Sequence[Span]) -> List[Span]:
 
 def first_overlap(spans: Sequence[Span]) -> Optional[Tuple[Span, Span]]:
     """Some pair of spans that share a character, or None. Exact duplicates overlap."""
-    ordered = sorted(spans)
+    return first_overlap_in_sorted(sorted(spans))
+
+
+def first_overlap_in_sorted(ordered: Sequence[Span]) -> Optional[Tuple[Span, Span]]:
+    """``first_overlap`` for spans already sorted."""
     widest: Optional[Span] = None
     for span in ordered:
         if widest is not None and span[0] < widest[1]:
@@ -88,6 +92,49 @@ class Coverage:
         return self._area_to(end) - self._area_to(start)
 
 
+def disjoint_overlap_sums(predicted: Sequence[Span], gold: Sequence[Span]) -> Tuple[float, float]:
+    """``overlap_sums`` for two sorted lists of spans that share no character within a list.
+
+    Then each span meets a run of the other list, and one merge-like sweep finds every
+    intersection: O(n + m). The integer numerators are those of ``overlap_sums``.
+
+    >>> disjoint_overlap_sums([(0, 5), (8, 12)], [(2, 10)])
+    (1.1, 0.625)
+    """
+    n, m = len(predicted), len(gold)
+    if not n or not m:
+        return 0.0, 0.0
+    per_prediction = [0] * n
+    per_gold = [0] * m
+    i = j = 0
+    ps, pe = predicted[0]
+    gs, ge = gold[0]
+    while True:
+        inter = (pe if pe < ge else ge) - (ps if ps > gs else gs)
+        if inter > 0:
+            per_prediction[i] += inter
+            per_gold[j] += inter
+        if pe <= ge:  # the prediction ends first: no later gold span can reach it
+            i += 1
+            if i == n:
+                break
+            ps, pe = predicted[i]
+        else:
+            j += 1
+            if j == m:
+                break
+            gs, ge = gold[j]
+    return _divided_sums(predicted, per_prediction), _divided_sums(gold, per_gold)
+
+
+def _divided_sums(spans: Sequence[Span], intersections: Sequence[int]) -> float:
+    total = 0.0
+    for (start, end), inter in zip(spans, intersections):
+        if inter:
+            total += inter / (end - start)
+    return total
+
+
 def overlap_sums(predicted: Sequence[Span], gold: Sequence[Span]) -> Tuple[float, float]:
     """(Σ_p Σ_g |p∩g|/|p|, Σ_g Σ_p |p∩g|/|g|) over all pairs, as the official scorers define it.
 
@@ -112,12 +159,4 @@ def overlap_sums(predicted: Sequence[Span], gold: Sequence[Span]) -> Tuple[float
         predicted_coverage = Coverage(predicted)
         per_prediction = [gold_coverage.covered(s, e) for s, e in predicted]
         per_gold = [predicted_coverage.covered(s, e) for s, e in gold]
-    precision_sum = 0.0
-    for (start, end), inter in zip(predicted, per_prediction):
-        if inter:
-            precision_sum += inter / (end - start)
-    recall_sum = 0.0
-    for (start, end), inter in zip(gold, per_gold):
-        if inter:
-            recall_sum += inter / (end - start)
-    return precision_sum, recall_sum
+    return _divided_sums(predicted, per_prediction), _divided_sums(gold, per_gold)

@@ -12,17 +12,20 @@ without spans). Submission: ``nlp4if2019_flc.tsv``, lines ``article_id TAB techn
 
 from __future__ import annotations
 
-import io
 import os
 import re
-from typing import Dict, List, Optional, Tuple
+from itertools import chain, groupby, repeat
+from operator import le, lt
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..options import Options
 from ..problems import Problems, reading_reference
-from ..readers import read_text
+from ..readers import line_blocks, read_text
 from ..records import label_problem
 from ..result import TrackResult
-from ..span_metric import apply_overlap_policy, offset_problem, span_track_result
+from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
+                           span_track_result)
+from ..span_store import MAX_OFFSET, SpanStore
 from ..spans import Span, merge_overlapping
 from ..techniques import NLP4IF2019_FLC
 
@@ -32,62 +35,113 @@ GOLD_FOLDER = "nlp4if2019_flc"
 FILE_NAME = "nlp4if2019_flc.tsv"
 ALL_TECHNIQUES = "(any technique)"  # the single label of the fragments-only mode
 
-Articles = Dict[str, Dict[str, List[Span]]]  # article id -> technique -> spans
-
 _GOLD_FILE = re.compile(r"^article(\d+).*\.labels$")
 _OFFSET = re.compile(r"^[+-]?\d+$")
 
 
-def parse_rows(text: str, name: str, problems: Problems, text_lengths: Dict[str, int],
-               allow_declarations: bool, max_spans: int) -> Tuple[List[str], Articles]:
-    """(article ids in order of first appearance, spans per article and technique)."""
-    known = frozenset(TECHNIQUES)
-    order: List[str] = []
-    articles: Articles = {}
-    # io.StringIO yields one line at a time: no list of a million lines held at once
-    for number, line in enumerate(io.StringIO(text, newline="\n"), start=1):
-        if line.endswith("\n"):
-            line = line[:-1]
+def parse_block(block: str, first_line: int, store: SpanStore, problems: Problems,
+                text_lengths: Dict[str, int], allow_declarations: bool) -> None:
+    """Add the rows of a block of whole lines to ``store`` (problems for rows that are not valid).
+
+    A block where every line is a valid span or blank is read by whole-block operations (regex,
+    ``map``), at several times the speed of a loop over lines; any other block is read line by
+    line, which names the line of each problem.
+    """
+    if not _add_plain_block(block, store, text_lengths):
+        parse_lines(block.split("\n"), store, problems, text_lengths, allow_declarations, first_line)
+
+
+def _add_plain_block(block: str, store: SpanStore, text_lengths: Dict[str, int]) -> bool:
+    """Add every row and return True if every line is a plain valid span; else add nothing.
+
+    Plain: four TAB-separated fields, an article id without surrounding whitespace, a known
+    technique, ASCII-digit offsets of at most 18 digits (below 10**18: they fit the store's 64-bit
+    items) with start < end <= the text's length; lines end in LF or CRLF; no blank line but a
+    last, empty one. All checks are whole-list operations (``map``, slices), no loop over lines.
+    """
+    if "\r" in block:
+        if block.count("\r") != block.count("\r\n"):
+            return False
+        block = block.replace("\r\n", "\n")
+    lines = block.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if not lines:
+        return True
+    if set(map(str.count, lines, repeat("\t"))) != {3}:  # TABs per line
+        return False
+    fields = "\t".join(lines).split("\t")
+    del lines
+    articles, technique_names, start_texts, end_texts = fields[0::4], fields[1::4], fields[2::4], fields[3::4]
+    del fields
+    techniques = list(map(store.technique_number.get, technique_names))
+    if None in techniques or not all(articles) or articles != list(map(str.strip, articles)):
+        return False
+    for offsets in (start_texts, end_texts):
+        if not (all(map(str.isdigit, offsets)) and all(map(str.isascii, offsets))
+                and max(map(len, offsets)) <= 18):
+            return False
+    starts = list(map(int, start_texts))
+    ends = list(map(int, end_texts))
+    if not all(map(lt, starts, ends)):
+        return False
+    if text_lengths and not all(map(le, ends, map(text_lengths.get, articles, repeat(MAX_OFFSET)))):
+        return False
+    runs = [(article, len(list(run))) for article, run in groupby(articles)]
+    declare = store.declare
+    if len(runs) * 4 > len(articles):  # rows of many articles interleaved: one row at a time
+        for article, technique, start, end in zip(articles, techniques, starts, ends):
+            declare(article).extend((technique, start, end))
+        return True
+    position = 0
+    for article, count in runs:  # rows grouped by article, as files usually are: one extend per run
+        stop = position + count
+        declare(article).extend(chain.from_iterable(
+            zip(techniques[position:stop], starts[position:stop], ends[position:stop])))
+        position = stop
+    return True
+
+
+def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text_lengths: Dict[str, int],
+                allow_declarations: bool, first_line: int = 1) -> None:
+    """Add every row of ``lines`` to ``store``; a row that is not a valid span becomes a problem."""
+    techniques = store.technique_number
+    spans_of = store.spans
+    declare = store.declare
+    for number, line in enumerate(lines, start=first_line):
         fields = line.split("\t")
         if len(fields) == 4:  # the fast path: digits-only offsets, a known technique
             article, technique, start_text, end_text = fields
             if end_text.endswith("\r"):
                 end_text = end_text[:-1]
-            if (technique in known and start_text.isdigit() and end_text.isdigit() and start_text.isascii()
-                    and end_text.isascii() and len(start_text) <= 40 and len(end_text) <= 40 and article and article.strip() == article):
+            technique_number = techniques.get(technique)
+            # <= 18 digits: below 10**18, so the offsets fit the store's 64-bit items
+            if (technique_number is not None and start_text.isdigit() and end_text.isdigit()
+                    and start_text.isascii() and end_text.isascii() and len(start_text) <= 18
+                    and len(end_text) <= 18 and article and article.strip() == article):
                 start, end = int(start_text), int(end_text)
                 length = text_lengths.get(article)
                 if start < end and (length is None or end <= length):
-                    spans = articles.get(article)
-                    if spans is None:
-                        order.append(article)
-                        spans = articles[article] = {}
-                    spans.setdefault(technique, []).append((start, end))
+                    triples = spans_of.get(article)
+                    if triples is None:
+                        triples = declare(article)
+                    triples.extend((technique_number, start, end))
                     continue
         if not line.strip():
             continue
         if problems.saturated:
             break
-        _check_row(number, line, problems, text_lengths, allow_declarations, known, order, articles)
-    for article in order:
-        count = sum(len(spans) for spans in articles[article].values())
-        if count > max_spans:
-            problems.add("article %r" % article, "%d spans; at most %d per article are accepted"
-                         % (count, max_spans))
-    return order, articles
+        _check_row(number, line, problems, text_lengths, allow_declarations, store)
 
 
 def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[str, int],
-               allow_declarations: bool, known: frozenset, order: List[str], articles: Articles) -> None:
+               allow_declarations: bool, store: SpanStore) -> None:
     """The slow path: a line the fast path did not take (a problem, or unusual but valid)."""
     where = "line %d" % number
     line = line[:-1] if line.endswith("\r") else line
     fields = line.split("\t")
     if len(fields) == 1 and allow_declarations:
-        article = fields[0].strip()
-        if article not in articles:
-            order.append(article)
-            articles[article] = {}
+        store.declare(fields[0].strip())
         return
     if len(fields) != 4:
         hint = " (separate the columns with TAB characters)" if len(fields) == 1 and " " in line else ""
@@ -98,7 +152,7 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
     if not article:
         problems.add(where, "the article id is empty")
         return
-    if technique not in known:
+    if technique not in store.technique_number:
         problems.add(where, label_problem(technique, TECHNIQUES))
         return
     start, end = _offset(start_text), _offset(end_text)
@@ -109,10 +163,10 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
                       % (_clip(start_text), _clip(end_text))
         problems.add(where, problem)
         return
-    if article not in articles:
-        order.append(article)
-        articles[article] = {}
-    articles[article].setdefault(technique, []).append((start, end))  # type: ignore[arg-type]
+    if end > MAX_OFFSET:  # type: ignore[operator]
+        problems.add(where, "end=%s is too large (at most %d)" % (_clip(end_text), MAX_OFFSET))
+        return
+    store.add(article, technique, start, end)  # type: ignore[arg-type]
 
 
 def _offset(text: str) -> Optional[int]:
@@ -124,18 +178,20 @@ def _clip(text: str) -> str:
     return text if len(text) <= 20 else text[:17] + "..."
 
 
-def read_gold(gold_path: str, max_bytes: int) -> Tuple[List[str], Articles, Dict[str, int]]:
-    """Gold articles in a stable order (sorted by file name), their spans and known text lengths.
+def read_gold(gold_path: str, max_bytes: int) -> Tuple[SpanStore, Dict[str, int]]:
+    """Gold articles in a stable order (sorted by file name) with their spans, and known text lengths.
 
     ``gold_path`` is a folder in the official layout or a single TSV file.
     """
-    folder = gold_path
+    store = SpanStore(TECHNIQUES)
     problems = Problems(GOLD_FOLDER)
-    if os.path.isdir(folder):
-        order: List[str] = []
-        articles: Articles = {}
+    if os.path.isdir(gold_path):
         lengths: Dict[str, int] = {}
-        label_files = sorted(f for f in os.listdir(folder) if f.endswith(".labels"))
+        names = os.listdir(gold_path)
+        present = set(names)
+        label_files = sorted(name for name in names if name.endswith(".labels"))
+        batch: List[Tuple[str, str]] = []  # (file name, text): files are parsed together
+        batch_size = 0
         if not label_files:
             problems.add("", "no article<ID>...labels file in the folder")
         for file_name in label_files:
@@ -144,56 +200,95 @@ def read_gold(gold_path: str, max_bytes: int) -> Tuple[List[str], Articles, Dict
                 problems.add(file_name, "the file name must start with article<digits>")
                 continue
             article = match.group(1)
-            if article in articles:
+            if article in store:
                 problems.add(file_name, "a second gold file for the same article id")
                 continue
-            text_path = os.path.join(folder, "article%s.txt" % article)
-            if os.path.isfile(text_path):
-                lengths[article] = len(read_text(text_path, "article%s.txt" % article, max_bytes))
-            file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
-            text = read_text(os.path.join(folder, file_name), file_name, max_bytes)
-            rows_order, rows = parse_rows(text, file_name, file_problems, lengths, False, 1 << 62)
-            if any(other != article for other in rows_order):
+            text_name = "article%s.txt" % article
+            if text_name in present:
+                lengths[article] = len(read_text(os.path.join(gold_path, text_name), text_name, max_bytes))
+            text = read_text(os.path.join(gold_path, file_name), file_name, max_bytes)
+            store.declare(article)
+            if not _all_rows_name(text, article):
+                file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
                 file_problems.add("", "a row names another article than the file name")
-            file_problems.raise_as_reference_error()
-            order.append(article)
-            articles[article] = rows.get(article, {})
+                file_problems.raise_as_reference_error()
+            batch.append((file_name, text))
+            batch_size += len(text)
+            if batch_size > 1 << 20:
+                _add_gold_batch(batch, store, lengths)
+                batch, batch_size = [], 0
+        _add_gold_batch(batch, store, lengths)
         problems.raise_as_reference_error()
-        return order, articles, lengths
-    text = read_text(gold_path, FILE_NAME, max_bytes)
-    order, articles = parse_rows(text, FILE_NAME, problems, {}, True, 1 << 62)
+        return store, lengths
+    for first_line, block in line_blocks(read_text(gold_path, FILE_NAME, max_bytes)):
+        parse_block(block, first_line, store, problems, {}, True)
     problems.raise_as_reference_error()
-    return order, articles, {}
+    return store, {}
 
 
-def _collapse_techniques(articles: Articles) -> Articles:
-    return {article: {ALL_TECHNIQUES: [span for spans in by_technique.values() for span in spans]}
-            for article, by_technique in articles.items()}
+def _add_gold_batch(batch: List[Tuple[str, str]], store: SpanStore, lengths: Dict[str, int]) -> None:
+    """Gold files, together when all their lines are valid, else one by one (to name the problem)."""
+    joined = "".join(text if text.endswith("\n") else text + "\n" for _, text in batch if text)
+    if not _add_plain_block(joined, store, lengths):
+        for file_name, text in batch:
+            file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
+            parse_lines(text.split("\n"), store, file_problems, lengths, False)
+            file_problems.raise_as_reference_error()
+
+
+def _all_rows_name(text: str, article: str) -> bool:
+    """Whether every row of a gold file names ``article`` (rows have three TABs each)."""
+    if ("\n" + text).count("\n" + article + "\t") * 3 == text.count("\t"):
+        return True  # the common case, decided without a loop over the lines
+    return all(line.split("\t", 1)[0].strip() == article for line in text.split("\n") if "\t" in line)
 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     with reading_reference():
-        gold_order, gold, lengths = read_gold(gold_path, 1 << 62)
+        gold, lengths = read_gold(gold_path, 1 << 62)
     problems = Problems(name)
-    text = read_text(submission_path, name, options.max_file_bytes)
-    order, predicted = parse_rows(text, name, problems, lengths, False, options.max_spans_per_document)
+    predicted = SpanStore(TECHNIQUES)
+    for first_line, block in line_blocks(read_text(submission_path, name, options.max_file_bytes)):
+        if problems.saturated:
+            break
+        parse_block(block, first_line, predicted, problems, lengths, False)
+    for article in predicted.order:
+        if predicted.count(article) > options.max_spans_per_document:
+            problems.add("article %r" % article, "%d spans; at most %d per article are accepted"
+                         % (predicted.count(article), options.max_spans_per_document))
     problems.raise_if_any()
-    unknown = [article for article in order if article not in gold]
+    unknown = [article for article in predicted.order if article not in gold]
     if unknown:
         shown = ", ".join(repr(a) for a in unknown[:10]) + (" and %d more" % (len(unknown) - 10)
                                                            if len(unknown) > 10 else "")
         problems.add("", "%d article id%s not in this phase: %s (ids are compared as strings)"
                      % (len(unknown), "s are" if len(unknown) > 1 else " is", shown))
-    if options.flc_ignore_techniques:
-        gold, predicted = _collapse_techniques(gold), _collapse_techniques(predicted)
-    gold = {article: {technique: merge_overlapping(spans) for technique, spans in by_technique.items()}
-            for article, by_technique in gold.items()}
-    apply_overlap_policy(predicted, order, options.overlapping_predictions, problems, "article")
+
+    collapse = options.flc_ignore_techniques
+    policy = options.overlapping_predictions
+
+    def spans_of(store: SpanStore, article: str) -> Dict[str, List[Span]]:
+        return {ALL_TECHNIQUES: store.all_spans(article)} if collapse else store.by_technique(article)
+
+    statistics = SpanStatistics(() if collapse else TECHNIQUES)
+    overlapping: List[Tuple[str, List[Overlap]]] = []
+    for article in gold.order + unknown:
+        checked, overlaps = predictions_under_policy(spans_of(predicted, article), policy) \
+            if article in predicted else ({}, [])
+        if overlaps:
+            overlapping.append((article, overlaps))
+        elif not problems and not overlapping:
+            merged = {technique: merge_overlapping(spans) for technique, spans in spans_of(gold, article).items()}
+            statistics.add_document(article, merged, checked, disjoint=policy != "keep")
+    if overlapping:  # reported in submission order
+        place = {article: i for i, article in enumerate(predicted.order)}
+        for article, overlaps in sorted(overlapping, key=lambda item: place[item[0]]):
+            for overlap in overlaps:
+                problems.add("article %r" % article, overlap_problem(overlap))
     problems.raise_if_any()
-    techniques = () if options.flc_ignore_techniques else TECHNIQUES
-    result = span_track_result("flc", TITLE, "flc", gold, predicted, gold_order, techniques,
+    result = span_track_result("flc", TITLE, "flc", statistics, () if collapse else TECHNIQUES,
                                options.per_technique_recall == "official", "article")
-    if options.flc_ignore_techniques:
+    if collapse:
         result.notes.append("Fragments only: techniques are ignored (official -f mode).")
     return result

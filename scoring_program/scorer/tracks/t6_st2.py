@@ -14,7 +14,8 @@ from ..readers import load_json, read_text, record_where
 from ..records import (check_duplicates, check_id_sets, label_problem, list_of_objects, record_limit,
                        string_id, too_many_records)
 from ..result import TrackResult
-from ..span_metric import apply_overlap_policy, offset_problem, span_track_result
+from ..span_metric import (SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
+                           span_track_result)
 from ..spans import Span
 from ..techniques import SEMEVAL2021_T6_ST1_ST2
 
@@ -107,7 +108,13 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     order, predicted, _ = read_memes(submission_path, name, options.max_file_bytes, problems,
                                      lengths, options.max_spans_per_document)
     check_id_sets(gold_order, order, problems, "meme ids")
-    apply_overlap_policy(predicted, order, options.overlapping_predictions, problems, "meme")
+    for meme in order:
+        predicted[meme], overlaps = predictions_under_policy(predicted[meme], options.overlapping_predictions)
+        for overlap in overlaps:
+            problems.add("meme %r" % meme, overlap_problem(overlap))
     problems.raise_if_any()
-    return span_track_result("t6_st2", TITLE, "t6_st2", gold, predicted, gold_order, TECHNIQUES,
+    statistics = SpanStatistics(TECHNIQUES)
+    for meme in gold_order:
+        statistics.add_document(meme, gold[meme], predicted.get(meme, {}))
+    return span_track_result("t6_st2", TITLE, "t6_st2", statistics, TECHNIQUES,
                              options.per_technique_recall == "official", "meme")
