@@ -6,6 +6,7 @@ Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and th
 
 from __future__ import annotations
 
+from itertools import chain, repeat
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import count_classes, micro_macro
@@ -26,6 +27,9 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int
     if not too_many_records(value, max_records, problems, "memes"):
         return []
     known = frozenset(classes)
+    plain = _plain_records(value, known)
+    if plain is not None:
+        return plain
     records: LabelSets = []
     indices: List[int] = []  # each kept record's place in the file, for duplicate messages
     for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
@@ -47,6 +51,27 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int
     check_duplicates((identifier for identifier, _ in records), problems,
                      lambda i: "record %d" % (indices[i] + 1))
     return records
+
+
+def _plain_records(value: object, known: FrozenSet[str]) -> Optional[LabelSets]:
+    """The records when every one is valid (checked with whole-list operations), else None.
+
+    None sends the file to the record-by-record reader, which names each problem.
+    """
+    if type(value) is not list or not {dict}.issuperset(map(type, value)):
+        return None
+    identifiers = list(map(dict.get, value, repeat("id")))
+    labels = list(map(dict.get, value, repeat("labels")))
+    if not {str}.issuperset(map(type, identifiers)) or not all(identifiers):
+        return None
+    if not {list}.issuperset(map(type, labels)) or len(set(identifiers)) != len(identifiers):
+        return None
+    try:
+        if not known.issuperset(chain.from_iterable(labels)):
+            return None
+    except TypeError:  # an unhashable label (a list or an object)
+        return None
+    return list(zip(identifiers, map(frozenset, labels)))
 
 
 def _checked_labels(record, index, classes, known, problems) -> Optional[List[str]]:

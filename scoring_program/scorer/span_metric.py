@@ -50,7 +50,7 @@ class SpanStatistics:
     """
 
     __slots__ = ("documents", "techniques", "_technique_index", "_document", "_technique",
-                 "_precision_sum", "_recall_sum", "_predicted", "_gold")
+                 "_precision_sum", "_recall_sum", "_predicted", "_gold", "_pending")
 
     def __init__(self, techniques: Sequence[str] = ()) -> None:
         self.documents: List[str] = []
@@ -62,6 +62,7 @@ class SpanStatistics:
         self._recall_sum = array("d")
         self._predicted = array("l")
         self._gold = array("l")
+        self._pending: List[Tuple[int, int, float, float, int, int]] = []
 
     def add_document(self, document: str, gold: Mapping[str, Sequence[Span]],
                      predicted: Mapping[str, Sequence[Span]], disjoint: bool = False) -> None:
@@ -73,35 +74,47 @@ class SpanStatistics:
         number = len(self.documents)
         self.documents.append(document)
         sums = disjoint_overlap_sums if disjoint else overlap_sums
+        technique_index = self._technique_index
+        pending = self._pending
         for technique, gold_spans in gold.items():
+            index = technique_index.get(technique)
+            if index is None:
+                index = self._new_technique(technique)
             predicted_spans = predicted.get(technique)
             if predicted_spans:
                 precision_sum, recall_sum = sums(predicted_spans, gold_spans)
-                self._append(number, technique, precision_sum, recall_sum, len(predicted_spans), len(gold_spans))
+                pending.append((number, index, precision_sum, recall_sum, len(predicted_spans), len(gold_spans)))
             else:
-                self._append(number, technique, 0.0, 0.0, 0, len(gold_spans))
+                pending.append((number, index, 0.0, 0.0, 0, len(gold_spans)))
         for technique, predicted_spans in predicted.items():
             if technique not in gold:
-                self._append(number, technique, 0.0, 0.0, len(predicted_spans), 0)
+                index = technique_index.get(technique)
+                if index is None:
+                    index = self._new_technique(technique)
+                pending.append((number, index, 0.0, 0.0, len(predicted_spans), 0))
+        if len(pending) >= 4096:
+            self._flush()
 
-    def _append(self, document: int, technique: str, precision_sum: float, recall_sum: float,
-                predicted: int, gold: int) -> None:
-        index = self._technique_index.get(technique)
-        if index is None:
-            index = self._technique_index[technique] = len(self.techniques)
-            self.techniques.append(technique)
-        self._document.append(document)
-        self._technique.append(index)
-        self._precision_sum.append(precision_sum)
-        self._recall_sum.append(recall_sum)
-        self._predicted.append(predicted)
-        self._gold.append(gold)
+    def _new_technique(self, technique: str) -> int:
+        index = self._technique_index[technique] = len(self.techniques)
+        self.techniques.append(technique)
+        return index
+
+    def _flush(self) -> None:
+        """Rows are gathered as tuples and moved to the columns a few thousand at a time."""
+        if self._pending:
+            columns = (self._document, self._technique, self._precision_sum, self._recall_sum,
+                       self._predicted, self._gold)
+            for column, values in zip(columns, zip(*self._pending)):
+                column.extend(values)
+            self._pending.clear()
 
     def totals(self, techniques: Sequence[str]) -> Tuple[SpanCounts, Dict[str, SpanCounts]]:
         """(all techniques pooled, per technique) summed over the rows in row order.
 
         Techniques that only occur in the rows come after ``techniques``, in order of appearance.
         """
+        self._flush()
         by_index = [SpanCounts() for _ in self.techniques]
         for technique, precision_sum, recall_sum, predicted, gold in zip(
                 self._technique, self._precision_sum, self._recall_sum, self._predicted, self._gold):
@@ -119,9 +132,11 @@ class SpanStatistics:
         return overall, by_technique
 
     def __len__(self) -> int:
+        self._flush()
         return len(self._document)
 
     def __getitem__(self, rows: slice) -> List[list]:
+        self._flush()
         documents, techniques = self.documents, self.techniques
         return [[documents[document], techniques[technique], precision_sum, recall_sum, predicted, gold]
                 for document, technique, precision_sum, recall_sum, predicted, gold in zip(
@@ -221,6 +236,9 @@ def predictions_under_policy(by_technique: Mapping[str, Sequence[Span]], policy:
     ordered: Dict[str, List[Span]] = {}
     overlaps: List[Overlap] = []
     for technique, spans in by_technique.items():
+        if len(spans) == 1:  # most lists, in practice
+            ordered[technique] = list(spans)
+            continue
         spans = sorted(spans)
         pair = first_overlap_in_sorted(spans)
         if pair is not None:

@@ -31,6 +31,8 @@ def merge_overlapping(spans: Sequence[Span]) -> List[Span]:
     >>> merge_overlapping([(15, 30), (10, 20), (30, 35)])
     [(10, 30), (30, 35)]
     """
+    if len(spans) < 2:
+        return list(spans)
     merged: List[Span] = []
     for start, end in sorted(spans):
         if merged and start < merged[-1][1]:
@@ -104,6 +106,10 @@ def disjoint_overlap_sums(predicted: Sequence[Span], gold: Sequence[Span]) -> Tu
     n, m = len(predicted), len(gold)
     if not n or not m:
         return 0.0, 0.0
+    if n == 1 and m == 1:  # the common case, without the lists
+        (ps, pe), (gs, ge) = predicted[0], gold[0]
+        inter = (pe if pe < ge else ge) - (ps if ps > gs else gs)
+        return (inter / (pe - ps), inter / (ge - gs)) if inter > 0 else (0.0, 0.0)
     per_prediction = [0] * n
     per_gold = [0] * m
     i = j = 0
