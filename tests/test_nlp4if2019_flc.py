@@ -184,3 +184,15 @@ def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, de
     assert by_blocks.order == by_lines.order
     assert {a: list(t) for a, t in by_blocks.spans.items()} == {a: list(t) for a, t in by_lines.spans.items()}
     assert block_problems.lines == line_problems.lines
+
+
+def test_private_details_are_columns_that_add_up_to_the_totals(tmp_path):
+    from scorer.report import write_private
+    result = score_case(tmp_path, "p10_split", Options())
+    write_private(str(tmp_path / "out"), [result], [])
+    columns = json.loads((tmp_path / "out" / "private" / "flc_items.json").read_text(encoding="utf-8"))
+    assert list(columns) == ["article", "technique", "precision_sum", "recall_sum", "predicted", "gold"]
+    assert len({len(values) for values in columns.values()}) == 1
+    assert sum(columns["gold"]) == result.details["gold spans"]
+    assert sum(columns["predicted"]) == result.details["predicted spans"]
+    assert abs(sum(columns["precision_sum"]) - result.details["precision sum"]) < 1e-9

@@ -8,15 +8,13 @@ nine decimals.
 
 from __future__ import annotations
 
-import html
 import json
 import math
 import os
-from decimal import Decimal
 from typing import Dict, List, Sequence
 
 from .registry import LOWER_IS_BETTER
-from .result import TrackResult
+from .result import Columns, TrackResult
 
 MIN_DECIMALS = 9
 
@@ -29,7 +27,10 @@ def fixed_point(value: float) -> str:
     """
     if not math.isfinite(value):
         raise ValueError("scores must be finite, got %r" % value)
-    text = format(Decimal(repr(float(value))), "f")
+    text = repr(float(value))
+    if "e" in text:  # below 1e-4 or from 1e16: rare, so decimal is imported only then
+        from decimal import Decimal
+        text = format(Decimal(text), "f")
     if "." not in text:
         text += "."
     decimals = len(text) - text.index(".") - 1
@@ -60,7 +61,7 @@ def write_scores(output_dir: str, scores: Dict[str, float]) -> None:
 def write_private(output_dir: str, results: Sequence[TrackResult], extra_lines: Sequence[str]) -> None:
     """Per-item details (which reveal gold) for the organisers only: ``output/private/``.
 
-    One JSON file per track.
+    One JSON file per track: a list of rows, or an object of columns (``Columns``).
     """
     private = os.path.join(output_dir, "private")
     os.makedirs(private, exist_ok=True)
@@ -68,6 +69,13 @@ def write_private(output_dir: str, results: Sequence[TrackResult], extra_lines: 
         path = os.path.join(private, "%s_items.json" % result.track)
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
             # Chunks of the C encoder: fast, and never the whole document in memory at once.
+            if isinstance(result.private, Columns):
+                handle.write("{")
+                for index, name in enumerate(result.private.names):
+                    handle.write("%s%s: %s" % ("," if index else "", json.dumps(name),
+                                               json.dumps(result.private.values(index), ensure_ascii=False)))
+                handle.write("}\n")
+                continue
             handle.write("[")
             for start in range(0, len(result.private), 4096):
                 chunk = json.dumps(result.private[start:start + 4096], ensure_ascii=False)
@@ -100,8 +108,14 @@ def _number(value: float) -> str:
     return "%.6f" % value
 
 
+def _escape(text: str) -> str:
+    """``html.escape(text)`` (quotes included), without importing the html package."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#x27;"))
+
+
 def render_html(results: Sequence[TrackResult], problems: Sequence[str]) -> str:
-    e = html.escape
+    e = _escape
     parts: List[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                         "<title>Detailed results</title><style>%s</style></head><body>" % _STYLE,
                         "<h1>Detailed results</h1>"]

@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
 from .structs import factory, struct
-from typing import Any, Dict, List, Optional
+
+
+class Columns:
+    """Private details held as columns: ``names``, and ``values(i)``, the i-th column as a list.
+
+    Written as one JSON object of lists, a column at a time, so that the rows never exist as
+    Python lists all at once (an FLC test set at 100 times the real size has 400k rows).
+    """
+
+    __slots__ = ("names", "values")
+
+    def __init__(self, names: Sequence[str], values: Callable[[int], list]) -> None:
+        self.names = list(names)
+        self.values = values
 
 
 @struct
@@ -28,4 +43,4 @@ class TrackResult:
     table_note: str = ""
     notes: List[str] = factory(list)  # shown to the participant (public)
     warnings: List[str] = factory(list)  # printed on stdout (public)
-    private: List[Dict[str, Any]] = factory(list)  # per-item details, organisers only
+    private: Any = factory(list)  # per-item details, organisers only: a list of rows, or Columns

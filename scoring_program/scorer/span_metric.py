@@ -9,7 +9,7 @@ from __future__ import annotations
 from array import array
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .result import TechniqueRow, TrackResult
+from .result import Columns, TechniqueRow, TrackResult
 from .spans import Span, disjoint_overlap_sums, first_overlap_in_sorted, merge_overlapping, overlap_sums
 
 
@@ -46,7 +46,7 @@ class SpanStatistics:
 
     One row per document and technique present on either side. Columns of machine numbers
     (40 bytes a row) rather than tuples (about 170): an FLC test set at 100 times the real size
-    has 400k rows. ``len()`` and slicing give the rows as lists, for the private details.
+    has 400k rows. ``column(i)`` gives one column as a list, for the private details.
     """
 
     __slots__ = ("documents", "techniques", "_technique_index", "_document", "_technique",
@@ -135,28 +135,14 @@ class SpanStatistics:
         self._flush()
         return len(self._document)
 
-    def __getitem__(self, rows: slice) -> List[list]:
+    def column(self, index: int) -> list:
+        """Column ``index`` of the rows as a list (document, technique, precision_sum, ...)."""
         self._flush()
-        documents, techniques = self.documents, self.techniques
-        return [[documents[document], techniques[technique], precision_sum, recall_sum, predicted, gold]
-                for document, technique, precision_sum, recall_sum, predicted, gold in zip(
-                    self._document[rows], self._technique[rows], self._precision_sum[rows],
-                    self._recall_sum[rows], self._predicted[rows], self._gold[rows])]
-
-
-class _WithHeader:
-    """A header row, then the rows of a sliceable sequence (for ``TrackResult.private``)."""
-
-    def __init__(self, header: list, rows) -> None:
-        self.header, self.rows = header, rows
-
-    def __len__(self) -> int:
-        return len(self.rows) + 1
-
-    def __getitem__(self, rows: slice) -> List[list]:
-        start, stop, _ = rows.indices(len(self))
-        head = [self.header] if start == 0 and stop > 0 else []
-        return head + self.rows[max(start - 1, 0):max(stop - 1, 0)]
+        if index == 0:
+            return list(map(self.documents.__getitem__, self._document))
+        if index == 1:
+            return list(map(self.techniques.__getitem__, self._technique))
+        return list((self._precision_sum, self._recall_sum, self._predicted, self._gold)[index - 2])
 
 
 def precision_recall_f1(counts: SpanCounts) -> Tuple[float, float, float]:
@@ -264,7 +250,7 @@ def span_track_result(track: str, title: str, prefix: str, statistics: SpanStati
             "as in the published scorers (it can exceed 1)." if official_recall else
             "Per technique: P = precision sum / predicted spans, R = recall sum / gold spans; "
             "a technique absent from both sides has F1 = 1.")
-    private = _WithHeader([noun, "technique", "precision_sum", "recall_sum", "predicted", "gold"], statistics)
+    private = Columns([noun, "technique", "precision_sum", "recall_sum", "predicted", "gold"], statistics.column)
     return TrackResult(
         track=track,
         title=title,

@@ -43,9 +43,9 @@ def parse_block(block: str, first_line: int, store: SpanStore, problems: Problem
                 text_lengths: Dict[str, int], allow_declarations: bool) -> None:
     """Add the rows of a block of whole lines to ``store`` (problems for rows that are not valid).
 
-    A block where every line is a valid span or blank is read by whole-block operations (regex,
-    ``map``), at several times the speed of a loop over lines; any other block is read line by
-    line, which names the line of each problem.
+    A block of plain valid lines is read by whole-list operations (``split``, ``map``, slices), at
+    several times the speed of a loop over lines; any other block is read line by line, which
+    names the line of each problem. Both ways accept and store exactly the same rows.
     """
     if not _add_plain_block(block, store, text_lengths):
         parse_lines(block.split("\n"), store, problems, text_lengths, allow_declarations, first_line)
@@ -178,7 +178,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= 20 else text[:17] + "..."
 
 
-def read_gold(gold_path: str, max_bytes: int) -> Tuple[SpanStore, Dict[str, int]]:
+def read_gold(gold_path: str, max_bytes: Optional[int]) -> Tuple[SpanStore, Dict[str, int]]:
     """Gold articles in a stable order (sorted by file name) with their spans, and known text lengths.
 
     ``gold_path`` is a folder in the official layout or a single TSV file.
@@ -246,7 +246,7 @@ def _all_rows_name(text: str, article: str) -> bool:
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     with reading_reference():
-        gold, lengths = read_gold(gold_path, 1 << 62)
+        gold, lengths = read_gold(gold_path, None)
     problems = Problems(name)
     predicted = SpanStore(TECHNIQUES)
     for first_line, block in line_blocks(read_text(submission_path, name, options.max_file_bytes)):
@@ -268,18 +268,18 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     collapse = options.flc_ignore_techniques
     policy = options.overlapping_predictions
 
-    def spans_of(store: SpanStore, article: str) -> Dict[str, List[Span]]:
+    def grouped(store: SpanStore, article: str) -> Dict[str, List[Span]]:
         return {ALL_TECHNIQUES: store.all_spans(article)} if collapse else store.by_technique(article)
 
     statistics = SpanStatistics(() if collapse else TECHNIQUES)
     overlapping: List[Tuple[str, List[Overlap]]] = []
     for article in gold.order + unknown:
-        checked, overlaps = predictions_under_policy(spans_of(predicted, article), policy) \
+        checked, overlaps = predictions_under_policy(grouped(predicted, article), policy) \
             if article in predicted else ({}, [])
         if overlaps:
             overlapping.append((article, overlaps))
         elif not problems and not overlapping:
-            merged = {technique: merge_overlapping(spans) for technique, spans in spans_of(gold, article).items()}
+            merged = {technique: merge_overlapping(spans) for technique, spans in grouped(gold, article).items()}
             statistics.add_document(article, merged, checked, disjoint=policy != "keep")
     if overlapping:  # reported in submission order
         place = {article: i for i, article in enumerate(predicted.order)}
