@@ -231,3 +231,81 @@ def test_st2_merge_policy_on_training_gold(tmp_path):
     # each gold span is covered exactly once (recall 1).
     assert scores["t6_st2_recall"] == 1.0
     assert "%.6f" % scores["t6_st2_precision"] == "1.003659"
+
+
+# --- whole-list readers against the record-by-record readers ------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TECHNIQUE = st.sampled_from(list(SEMEVAL2021_T6_ST1_ST2[:3]) + ["Smear", 7, None, ["Doubt"]])
+_OFFSET = st.sampled_from([0, 1, 3, 5, 9, 30, -1, True, 2.0, "4", None])
+_VALID_SPAN = st.builds(lambda t, s, n: {"technique": t, "start": s, "end": s + n},
+                        st.sampled_from(SEMEVAL2021_T6_ST1_ST2[:3]), st.integers(0, 8), st.integers(1, 6))
+_SPAN = st.one_of(
+    _VALID_SPAN, _VALID_SPAN, _VALID_SPAN, _VALID_SPAN,
+    st.fixed_dictionaries({"technique": _TECHNIQUE, "start": _OFFSET, "end": _OFFSET}),
+    st.sampled_from([{}, {"technique": "Smears"}, [], "x"]),
+)
+_ID = st.sampled_from(["1", "2", "3", "4", "", 5, None])
+_VALID_SPAN_MEME = st.builds(lambda labels: {"id": "1", "labels": labels, "text": "y" * 40},
+                             st.lists(_VALID_SPAN, max_size=3))
+_VALID_LABEL_MEME = st.builds(lambda labels: {"id": "1", "labels": labels},
+                              st.lists(st.sampled_from(SEMEVAL2021_T6_ST1_ST2[:4]), max_size=3))
+_VALID_MEME = st.one_of(_VALID_SPAN_MEME, _VALID_LABEL_MEME)
+_MEME = st.one_of(
+    _VALID_MEME, _VALID_MEME, _VALID_MEME, _VALID_MEME, _VALID_MEME, _VALID_MEME,
+    st.builds(lambda i, labels, text: {"id": i, "labels": labels, "text": text},
+              _ID, st.lists(_SPAN, max_size=4), st.sampled_from(["x" * 12, "y" * 40, 3])),
+    st.builds(lambda i, labels: {"id": i, "labels": labels}, _ID,
+              st.one_of(st.lists(st.sampled_from(list(SEMEVAL2021_T6_ST1_ST2[:4]) + ["Smear", 1]), max_size=3),
+                        st.just("Smears"))),
+    st.sampled_from([[], "meme", None]),
+)
+
+
+def _memes(valid):
+    """Lists of records, often all valid (then with distinct ids), else anything."""
+    return st.one_of(
+        st.lists(valid, max_size=6).map(lambda records: [dict(r, id=str(i + 1)) for i, r in enumerate(records)]),
+        st.tuples(st.lists(_MEME, max_size=6), st.booleans()).map(lambda drawn: [
+            dict(r, id=str(i + 1)) if drawn[1] and isinstance(r, dict) else r for i, r in enumerate(drawn[0])]))
+
+
+def _both_readers(monkeypatch, module, fast_name, read):
+    """(result, problem lines) of the whole-list reader, then of the record-by-record one."""
+    from scorer.problems import Problems
+    results = []
+    for force_slow in (False, True):
+        with monkeypatch.context() as patch:
+            if force_slow:
+                patch.setattr(module, fast_name, lambda *args: None)
+            problems = Problems("f")
+            results.append((read(problems), problems.lines))
+    return results
+
+
+@settings(max_examples=300, deadline=None)
+@given(_memes(_VALID_SPAN_MEME), st.sampled_from([None, {"1": 12, "2": 40, "3": 40}]), st.sampled_from([2, 100]))
+def test_st2_whole_list_reader_equals_the_record_reader(records, lengths, max_spans):
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as monkeypatch:
+        path = Path(folder) / "f.json"
+        path.write_text(json.dumps(records), encoding="utf-8")
+        fast, slow = _both_readers(monkeypatch, t6_st2, "_plain_memes",
+                                   lambda problems: t6_st2.read_memes(str(path), "f", 1 << 30, problems, lengths, max_spans))
+    assert fast == slow
+
+
+@settings(max_examples=300, deadline=None)
+@given(_memes(_VALID_LABEL_MEME))
+def test_multilabel_whole_list_reader_equals_the_record_reader(records):
+    import tempfile
+    from scorer import meme_multilabel
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as monkeypatch:
+        path = Path(folder) / "f.json"
+        path.write_text(json.dumps(records), encoding="utf-8")
+        fast, slow = _both_readers(monkeypatch, meme_multilabel, "_plain_records",
+                                   lambda problems: meme_multilabel.read_label_file(
+                                       str(path), "f", SEMEVAL2021_T6_ST1_ST2, 1 << 30, problems))
+    assert fast == slow
