@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-from itertools import chain, groupby, repeat
-from operator import le, lt
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..options import Options
@@ -41,65 +39,8 @@ _OFFSET = re.compile(r"^[+-]?\d+$")
 
 def parse_block(block: str, first_line: int, store: SpanStore, problems: Problems,
                 text_lengths: Dict[str, int], allow_declarations: bool) -> None:
-    """Add the rows of a block of whole lines to ``store`` (problems for rows that are not valid).
-
-    A block of plain valid lines is read by whole-list operations (``split``, ``map``, slices), at
-    several times the speed of a loop over lines; any other block is read line by line, which
-    names the line of each problem. Both ways accept and store exactly the same rows.
-    """
-    if not _add_plain_block(block, store, text_lengths):
-        parse_lines(block.split("\n"), store, problems, text_lengths, allow_declarations, first_line)
-
-
-def _add_plain_block(block: str, store: SpanStore, text_lengths: Dict[str, int]) -> bool:
-    """Add every row and return True if every line is a plain valid span; else add nothing.
-
-    Plain: four TAB-separated fields, an article id without surrounding whitespace, a known
-    technique, ASCII-digit offsets of at most 18 digits (below 10**18: they fit the store's 64-bit
-    items) with start < end <= the text's length; lines end in LF or CRLF; no blank line but a
-    last, empty one. All checks are whole-list operations (``map``, slices), no loop over lines.
-    """
-    if "\r" in block:
-        if block.count("\r") != block.count("\r\n"):
-            return False
-        block = block.replace("\r\n", "\n")
-    lines = block.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    if not lines:
-        return True
-    if set(map(str.count, lines, repeat("\t"))) != {3}:  # TABs per line
-        return False
-    fields = "\t".join(lines).split("\t")
-    del lines
-    articles, technique_names, start_texts, end_texts = fields[0::4], fields[1::4], fields[2::4], fields[3::4]
-    del fields
-    techniques = list(map(store.technique_number.get, technique_names))
-    if None in techniques or not all(articles) or articles != list(map(str.strip, articles)):
-        return False
-    for offsets in (start_texts, end_texts):
-        if not (all(map(str.isdigit, offsets)) and all(map(str.isascii, offsets))
-                and max(map(len, offsets)) <= 18):
-            return False
-    starts = list(map(int, start_texts))
-    ends = list(map(int, end_texts))
-    if not all(map(lt, starts, ends)):
-        return False
-    if text_lengths and not all(map(le, ends, map(text_lengths.get, articles, repeat(MAX_OFFSET)))):
-        return False
-    runs = [(article, len(list(run))) for article, run in groupby(articles)]
-    declare = store.declare
-    if len(runs) * 4 > len(articles):  # rows of many articles interleaved: one row at a time
-        for article, technique, start, end in zip(articles, techniques, starts, ends):
-            declare(article).extend((technique, start, end))
-        return True
-    position = 0
-    for article, count in runs:  # rows grouped by article, as files usually are: one extend per run
-        stop = position + count
-        declare(article).extend(chain.from_iterable(
-            zip(techniques[position:stop], starts[position:stop], ends[position:stop])))
-        position = stop
-    return True
+    """``parse_lines`` over a block of whole lines whose first line is number ``first_line``."""
+    parse_lines(block.split("\n"), store, problems, text_lengths, allow_declarations, first_line)
 
 
 def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text_lengths: Dict[str, int],
@@ -227,13 +168,17 @@ def read_gold(gold_path: str, max_bytes: Optional[int]) -> Tuple[SpanStore, Dict
 
 
 def _add_gold_batch(batch: List[Tuple[str, str]], store: SpanStore, lengths: Dict[str, int]) -> None:
-    """Gold files, together when all their lines are valid, else one by one (to name the problem)."""
+    """Gold files parsed together (one call for many small files); on a problem, file by file,
+    so that the message names the file and its line."""
+    problems = Problems(GOLD_FOLDER)
     joined = "".join(text if text.endswith("\n") else text + "\n" for _, text in batch if text)
-    if not _add_plain_block(joined, store, lengths):
+    parse_lines(joined.split("\n"), store, problems, lengths, False)
+    if problems:
         for file_name, text in batch:
             file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
-            parse_lines(text.split("\n"), store, file_problems, lengths, False)
+            parse_lines(text.split("\n"), SpanStore(TECHNIQUES), file_problems, lengths, False)
             file_problems.raise_as_reference_error()
+        problems.raise_as_reference_error()  # (not reached: some file has the problem)
 
 
 def _all_rows_name(text: str, article: str) -> bool:

@@ -6,8 +6,6 @@ one meme, exactly as the official ``task-2-semeval21_scorer.py``. Metric card: `
 
 from __future__ import annotations
 
-from itertools import chain, islice, repeat
-from operator import le, lt
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..options import Options
@@ -41,9 +39,6 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
                             problems, "memes"):
         return [], {}, {}
     known = frozenset(TECHNIQUES)
-    plain = _plain_memes(value, known, text_lengths, max_spans)
-    if plain is not None:
-        return plain
     order: List[str] = []
     memes: Memes = {}
     lengths: Dict[str, int] = {}
@@ -89,59 +84,6 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
                 lengths[identifier] = length
     check_duplicates(order, problems, lambda i: "record %d" % (indices[i] + 1))
     return order, memes, lengths
-
-
-def _plain_memes(value: Any, known: frozenset, text_lengths: Optional[Dict[str, int]], max_spans: int
-                 ) -> Optional[Tuple[List[str], Memes, Dict[str, int]]]:
-    """What ``read_memes`` returns, when every record and span is valid; else None.
-
-    The checks are whole-list operations (``map`` over all records, then over all spans), several
-    times faster than a loop; None sends the file to the record-by-record reader, which names
-    each problem.
-    """
-    if type(value) is not list or not {dict}.issuperset(map(type, value)):
-        return None
-    identifiers = list(map(dict.get, value, repeat("id")))
-    if not {str}.issuperset(map(type, identifiers)) or not all(identifiers) \
-            or len(set(identifiers)) != len(identifiers):
-        return None
-    label_lists = list(map(dict.get, value, repeat("labels")))
-    if not {list}.issuperset(map(type, label_lists)):
-        return None
-    counts = list(map(len, label_lists))
-    if counts and max(counts) > max_spans:
-        return None
-    if text_lengths is None:  # gold: every record has its text
-        texts = list(map(dict.get, value, repeat("text")))
-        if not {str}.issuperset(map(type, texts)):
-            return None
-        lengths = list(map(len, texts))
-    else:  # an id the gold does not have is reported later; its offsets are not bounded here
-        lengths = list(map(text_lengths.get, identifiers, repeat(1 << 63)))
-    labels = list(chain.from_iterable(label_lists))
-    if not {dict}.issuperset(map(type, labels)):
-        return None
-    techniques = list(map(dict.get, labels, repeat("technique")))
-    starts = list(map(dict.get, labels, repeat("start")))
-    ends = list(map(dict.get, labels, repeat("end")))
-    if not ({str}.issuperset(map(type, techniques)) and known.issuperset(techniques)
-            and {int}.issuperset(map(type, starts)) and {int}.issuperset(map(type, ends))):
-        return None  # (type is int: JSON true/false are bool, not offsets)
-    if labels and (min(starts) < 0 or not all(map(lt, starts, ends))
-                   or not all(map(le, ends, chain.from_iterable(map(repeat, lengths, counts))))):
-        return None
-    memes: Memes = {}
-    pairs = zip(techniques, zip(starts, ends))
-    for identifier, count in zip(identifiers, counts):
-        spans: Dict[str, List[Span]] = {}
-        for technique, span in islice(pairs, count):
-            group = spans.get(technique)
-            if group is None:
-                spans[technique] = [span]
-            else:
-                group.append(span)
-        memes[identifier] = spans
-    return identifiers, memes, dict(zip(identifiers, lengths)) if text_lengths is None else {}
 
 
 def _span_problem(label: Any, known: frozenset, text_length: Optional[int]) -> str:
