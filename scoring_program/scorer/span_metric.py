@@ -207,30 +207,30 @@ def _short(value: object) -> str:
     return text if len(text) <= 24 else "%s...(%d digits)" % (text[:12], len(text.lstrip("-")))
 
 
-def predictions_under_policy(by_technique: Mapping[str, Sequence[Span]], policy: str
-                             ) -> Tuple[Dict[str, List[Span]], List[Overlap]]:
+def predictions_under_policy(by_technique: Mapping[str, List[Span]], policy: str
+                             ) -> Tuple[Mapping[str, List[Span]], List[Overlap]]:
     """One document's predictions under ``overlapping_predictions``, and the overlaps found.
 
     "merge": same-technique overlaps become their union; "keep": left as they are; "error": one
     overlap per technique that has one (technique, first span, second span), for problem lines.
-    Under "merge" and "error" the returned lists are sorted and disjoint.
+    Under "merge" and "error" the returned lists are sorted and disjoint. The mapping given is
+    never changed; it is returned as it is when nothing needs to change (most documents).
     """
     if policy == "keep":
-        return dict(by_technique), []  # type: ignore[arg-type]
+        return by_technique, []
     if policy == "merge":
         return {technique: merge_overlapping(spans) for technique, spans in by_technique.items()}, []
-    ordered: Dict[str, List[Span]] = {}
+    ordered: Optional[Dict[str, List[Span]]] = None
     overlaps: List[Overlap] = []
     for technique, spans in by_technique.items():
-        if len(spans) == 1:  # most lists, in practice
-            ordered[technique] = list(spans)
-            continue
-        spans = sorted(spans)
-        pair = first_overlap_in_sorted(spans)
-        if pair is not None:
-            overlaps.append((technique, pair[0], pair[1]))
-        ordered[technique] = spans
-    return ordered, overlaps
+        if len(spans) > 1:  # one span is sorted and has no overlap
+            if ordered is None:
+                ordered = dict(by_technique)
+            ordered[technique] = spans = sorted(spans)
+            pair = first_overlap_in_sorted(spans)
+            if pair is not None:
+                overlaps.append((technique, pair[0], pair[1]))
+    return (by_technique if ordered is None else ordered), overlaps
 
 
 def overlap_problem(overlap: Overlap) -> str:

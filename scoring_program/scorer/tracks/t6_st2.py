@@ -44,9 +44,11 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
     lengths: Dict[str, int] = {}
     indices: List[int] = []  # each kept record's place in the file, for duplicate messages
     for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
-        if problems.saturated:
+        if problems.entries and problems.saturated:  # (the attribute first: no call when all is well)
             break
-        identifier = string_id(record, index, problems)
+        identifier = record.get("id")
+        if type(identifier) is not str or not identifier:
+            identifier = string_id(record, index, problems)
         length: Optional[int] = None
         if is_gold:
             text = record.get("text")
@@ -73,7 +75,11 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
                 technique, start, end = label.get("technique"), label.get("start"), label.get("end")
                 if (type(technique) is str and technique in known and type(start) is int and type(end) is int
                         and 0 <= start < end and (length is None or end <= length)):
-                    spans.setdefault(technique, []).append((start, end))
+                    group = spans.get(technique)
+                    if group is None:
+                        spans[technique] = [(start, end)]
+                    else:
+                        group.append((start, end))
                     continue
             problems.add("%s, label %d" % (record_where(index, record), number), _span_problem(label, known, length))
         if identifier is not None:
