@@ -15,9 +15,10 @@ from .problems import Problems, reading_reference
 from .readers import load_json, read_text, record_where
 from .records import (check_duplicates, check_id_sets, label_problem, list_of_objects, record_limit,
                       string_id, too_many_records)
-from .result import TrackResult
+from .result import Columns, TrackResult
 
-LabelSets = List[Tuple[str, FrozenSet[str]]]  # (id, labels) in file order
+# (id, set of labels, the labels as listed in the file) per record, in file order
+LabelSets = List[Tuple[str, FrozenSet[str], List[str]]]
 
 
 def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int,
@@ -46,9 +47,9 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int
             if labels is None:
                 continue
         if identifier is not None:  # kept (with its valid labels) so that id checks still run
-            records.append((identifier, frozenset(labels)))
+            records.append((identifier, frozenset(labels), labels))
             indices.append(index)
-    check_duplicates((identifier for identifier, _ in records), problems,
+    check_duplicates((record[0] for record in records), problems,
                      lambda i: "record %d" % (indices[i] + 1))
     return records
 
@@ -71,7 +72,7 @@ def _plain_records(value: object, known: FrozenSet[str]) -> Optional[LabelSets]:
             return None
     except TypeError:  # an unhashable label (a list or an object)
         return None
-    return list(zip(identifiers, map(frozenset, labels)))
+    return list(zip(identifiers, map(frozenset, labels), labels))
 
 
 def _checked_labels(record, index, classes, known, problems) -> Optional[List[str]]:
@@ -100,19 +101,29 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
     problems = Problems(name)
     submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems,
                                 record_limit(len(gold)))
-    predicted: Dict[str, FrozenSet[str]] = dict(submitted)
-    check_id_sets([identifier for identifier, _ in gold], predicted, problems, "meme ids")
+    predicted: Dict[str, FrozenSet[str]] = {identifier: labels for identifier, labels, _ in submitted}
+    gold_ids = [identifier for identifier, _, _ in gold]
+    check_id_sets(gold_ids, predicted, problems, "meme ids")
     problems.raise_if_any()
 
-    counts = count_classes(((labels, predicted[identifier]) for identifier, labels in gold), classes)
+    counts = count_classes(((labels, predicted[identifier]) for identifier, labels, _ in gold), classes)
     scores = micro_macro(counts, classes)
+    listed = {identifier: labels for identifier, _, labels in submitted}
+
+    def private_column(index: int) -> list:  # labels as each file lists them, no per-row work
+        if index == 0:
+            return gold_ids
+        if index == 1:
+            return [labels for _, _, labels in gold]
+        return list(map(listed.__getitem__, gold_ids))
+
     return TrackResult(
         track=track,
         title=title,
         scores={prefix + "_f1_micro": scores.micro_f1, prefix + "_f1_macro": scores.macro_f1},
         details={
             "memes": len(gold),
-            "gold labels": sum(len(labels) for _, labels in gold),
+            "gold labels": sum(len(labels) for _, labels, _ in gold),
             "predicted labels": sum(len(labels) for labels in predicted.values()),
             "micro precision": scores.micro_precision,
             "micro recall": scores.micro_recall,
@@ -120,6 +131,5 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
         table=scores.rows,
         table_note="Per class, scikit-learn semantics with zero_division=1: a technique absent from "
                    "gold and predictions scores 1.0 and counts in the macro average.",
-        private=[["id", "gold", "predicted"]] + [[identifier, sorted(labels), sorted(predicted[identifier])]
-                                                 for identifier, labels in gold],
+        private=Columns(["id", "gold", "predicted"], private_column),
     )

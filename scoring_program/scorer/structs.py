@@ -31,6 +31,9 @@ def struct(cls=None, frozen: bool = False):
             delattr(cls, name)
 
         def __init__(self, *args, **kwargs):
+            if not kwargs and len(args) == len(names):  # every field given in order: the hot path
+                self.__dict__.update(zip(names, args))
+                return
             if len(args) > len(names):
                 raise TypeError("%s takes %d arguments" % (cls.__name__, len(names)))
             values = dict(zip(names, args))
@@ -44,7 +47,7 @@ def struct(cls=None, frozen: bool = False):
                         raise TypeError("%s: missing argument %r" % (cls.__name__, name))
                     default = defaults[name]
                     values[name] = default.make() if isinstance(default, factory) else default
-                object.__setattr__(self, name, values[name])
+            self.__dict__.update((name, values[name]) for name in names)  # (also when frozen)
 
         def __repr__(self):
             return "%s(%s)" % (cls.__name__, ", ".join("%s=%r" % (n, getattr(self, n)) for n in names))
