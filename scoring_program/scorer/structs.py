@@ -23,6 +23,34 @@ class factory:
         self.make = make
 
 
+_MISSING = object()
+
+
+def _make_init(class_name: str, names, defaults):
+    """An ``__init__`` written for the fields, as ``dataclasses`` does: a generic one that walks the
+    fields at every call cost more than the scoring itself for tracks that make many small structs.
+    """
+    namespace = {"_MISSING": _MISSING}
+    parameters, lines = [], []
+    for name in names:
+        default = defaults.get(name, _MISSING)
+        if default is _MISSING:
+            parameters.append(name)
+        elif isinstance(default, factory):
+            namespace["_make_" + name] = default.make
+            parameters.append("%s=_MISSING" % name)
+            lines.append("    if %s is _MISSING: %s = _make_%s()" % (name, name, name))
+        else:
+            namespace["_default_" + name] = default
+            parameters.append("%s=_default_%s" % (name, name))
+    # __dict__.update also sets the fields of frozen instances (it bypasses __setattr__)
+    lines.append("    self.__dict__.update(%s)" % ", ".join("%s=%s" % (name, name) for name in names)
+                 if names else "    pass")
+    source = "def __init__(self, %s):\n%s\n" % (", ".join(parameters), "\n".join(lines))
+    exec(compile(source, "<struct %s>" % class_name, "exec"), namespace)
+    return namespace["__init__"]
+
+
 def struct(cls=None, frozen: bool = False):
     def wrap(cls):
         names = tuple(cls.__dict__.get("__annotations__", {}))
@@ -30,24 +58,7 @@ def struct(cls=None, frozen: bool = False):
         for name in defaults:
             delattr(cls, name)
 
-        def __init__(self, *args, **kwargs):
-            if not kwargs and len(args) == len(names):  # every field given in order: the hot path
-                self.__dict__.update(zip(names, args))
-                return
-            if len(args) > len(names):
-                raise TypeError("%s takes %d arguments" % (cls.__name__, len(names)))
-            values = dict(zip(names, args))
-            for key, value in kwargs.items():
-                if key not in names or key in values:
-                    raise TypeError("%s: unexpected or repeated argument %r" % (cls.__name__, key))
-                values[key] = value
-            for name in names:
-                if name not in values:
-                    if name not in defaults:
-                        raise TypeError("%s: missing argument %r" % (cls.__name__, name))
-                    default = defaults[name]
-                    values[name] = default.make() if isinstance(default, factory) else default
-            self.__dict__.update((name, values[name]) for name in names)  # (also when frozen)
+        __init__ = _make_init(cls.__name__, names, defaults)
 
         def __repr__(self):
             return "%s(%s)" % (cls.__name__, ", ".join("%s=%r" % (n, getattr(self, n)) for n in names))
