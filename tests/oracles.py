@@ -49,3 +49,31 @@ def naive_lcs(a: Sequence[str], b: Sequence[str]) -> int:
             current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
         previous = current
     return previous[-1]
+
+
+def naive_span_scores(gold, predicted):
+    """P, R, F1 of the partial-overlap measure, the official way (documents -> [(technique, start, end)]).
+
+    Both sides are merged per technique first (``naive_merge``), then every same-technique pair of
+    one document is compared as sets of characters.
+    """
+    def merged(spans):
+        by_technique = {}
+        for technique, start, end in spans:
+            by_technique.setdefault(technique, []).append((start, end))
+        return {technique: naive_merge(group) for technique, group in by_technique.items()}
+    precision_sum = recall_sum = 0.0
+    predicted_count = gold_count = 0
+    for document in gold:
+        gold_spans, predicted_spans = merged(gold[document]), merged(predicted.get(document, []))
+        gold_count += sum(len(group) for group in gold_spans.values())
+        predicted_count += sum(len(group) for group in predicted_spans.values())
+        for technique, group in predicted_spans.items():
+            p, r = naive_overlap_sums(group, gold_spans.get(technique, []))
+            precision_sum += p
+            recall_sum += r
+    precision = precision_sum / predicted_count if predicted_count else 0.0
+    recall = recall_sum / gold_count if gold_count else 0.0
+    if precision > 0 and recall > 0:
+        return precision, recall, 2 * precision * recall / (precision + recall)
+    return precision, recall, 1.0 if predicted_count == gold_count == 0 else 0.0

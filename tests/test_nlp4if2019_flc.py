@@ -196,3 +196,35 @@ def test_private_details_are_columns_that_add_up_to_the_totals(tmp_path):
     assert sum(columns["gold"]) == result.details["gold spans"]
     assert sum(columns["predicted"]) == result.details["predicted spans"]
     assert abs(sum(columns["precision_sum"]) - result.details["precision sum"]) < 1e-9
+
+
+_ARTICLE_SPANS = st.lists(st.tuples(st.sampled_from(NLP4IF2019_FLC[:3]), st.integers(0, 80), st.integers(1, 30)),
+                          max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["101", "102", "103", "7"]), _ARTICLE_SPANS, min_size=1),
+       st.dictionaries(st.sampled_from(["101", "102", "103", "7"]), _ARTICLE_SPANS))
+def test_whole_track_equals_the_naive_oracle(gold_rows, predicted_rows):
+    """Random gold folders and submissions (overlaps merged, as the official -m): F1/P/R within 1e-9."""
+    import math
+    import tempfile
+    from pathlib import Path
+    from oracles import naive_span_scores
+    predicted_rows = {a: rows for a, rows in predicted_rows.items() if a in gold_rows}
+    gold = {a: [(t, s, s + n) for t, s, n in rows] for a, rows in gold_rows.items()}
+    predicted = {a: [(t, s, s + n) for t, s, n in rows] for a, rows in predicted_rows.items()}
+    with tempfile.TemporaryDirectory() as folder:
+        ref = Path(folder) / flc.GOLD_FOLDER
+        ref.mkdir()
+        for article, spans in gold.items():
+            (ref / ("article%s.task-FLC.labels" % article)).write_text(
+                "".join("%s\t%s\t%d\t%d\n" % (article, t, s, e) for t, s, e in spans), encoding="utf-8")
+        submission = Path(folder) / flc.FILE_NAME
+        submission.write_text("".join("%s\t%s\t%d\t%d\n" % (a, t, s, e) for a, spans in predicted.items()
+                                      for t, s, e in spans), encoding="utf-8")
+        result = flc.score(str(ref), str(submission), flc.FILE_NAME, Options(overlapping_predictions="merge"),
+                           folder)
+    expected = naive_span_scores(gold, predicted)
+    got = (result.scores["flc_precision"], result.scores["flc_recall"], result.scores["flc_f1"])
+    assert all(math.isclose(a, b, rel_tol=0, abs_tol=1e-9) for a, b in zip(got, expected)), (got, expected)

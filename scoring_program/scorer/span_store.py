@@ -68,6 +68,37 @@ class SpanStore:
         names = self.techniques
         return {names[technique]: spans for technique, spans in grouped.items()}
 
+    def merged_by_technique(self, document: str) -> Dict[str, List[Span]]:
+        """``merge_overlapping`` of each technique's spans, from one sort of the document's triples.
+
+        >>> store = SpanStore(["Doubt", "Smears"])
+        >>> for start, end in [(10, 20), (0, 5), (15, 30), (30, 31)]:
+        ...     store.add("7", "Smears", start, end)
+        >>> store.merged_by_technique("7")
+        {'Smears': [(0, 5), (10, 30), (30, 31)]}
+        """
+        grouped: Dict[str, List[Span]] = {}
+        triples = self.spans.get(document)
+        if not triples:
+            return grouped
+        names = self.techniques
+        items = iter(triples)
+        current = -1
+        spans: List[Span] = []
+        last_end = 0
+        for technique, start, end in sorted(zip(items, items, items)):
+            if technique != current:
+                current, last_end = technique, end
+                spans = grouped[names[technique]] = [(start, end)]
+            elif start < last_end:  # shares a character with the span before: one span
+                if end > last_end:
+                    spans[-1] = (spans[-1][0], end)
+                    last_end = end
+            else:
+                spans.append((start, end))
+                last_end = end
+        return grouped
+
     def all_spans(self, document: str) -> List[Span]:
         """The document's spans whatever their technique, in file order."""
         triples = self.spans.get(document)

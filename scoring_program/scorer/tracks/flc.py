@@ -224,7 +224,8 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         if overlaps:
             overlapping.append((article, overlaps))
         elif not problems and not overlapping:
-            merged = {technique: merge_overlapping(spans) for technique, spans in grouped(gold, article).items()}
+            merged = ({ALL_TECHNIQUES: merge_overlapping(gold.all_spans(article))} if collapse
+                      else gold.merged_by_technique(article))
             statistics.add_document(article, merged, checked, disjoint=policy != "keep")
     if overlapping:  # reported in submission order
         place = {article: i for i, article in enumerate(predicted.order)}
