@@ -20,20 +20,9 @@ UTF8_BOM = "\ufeff"
 def read_text(path: str, name: str, max_bytes: Optional[int]) -> str:
     """The file decoded as UTF-8 (a leading BOM dropped), or a SubmissionError saying why not.
 
-    ``max_bytes`` None: no size limit (reference data; one system call fewer per file, which
-    counts for a gold folder of thousands of files).
+    ``max_bytes`` None: no size limit (reference data).
     """
-    with open(path, "rb") as handle:
-        if max_bytes is None:
-            data = handle.read()
-        else:
-            size = os.fstat(handle.fileno()).st_size
-            if size > max_bytes:
-                raise fail(name, "", "the file has %d bytes; the limit is %d bytes%s"
-                           % (size, max_bytes, " (%s)" % _human(max_bytes) if max_bytes >= 1024 else ""))
-            data = handle.read(min(max_bytes, size) + 1)  # +1: a file that grew is still caught
-            if len(data) > max_bytes:
-                raise fail(name, "", "the file is larger than the limit of %d bytes" % max_bytes)
+    data = _read_bytes(path, name, max_bytes)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -43,6 +32,35 @@ def read_text(path: str, name: str, max_bytes: Optional[int]) -> str:
     if text.startswith(UTF8_BOM):
         text = text[1:]
     return text
+
+
+def _read_bytes(path: str, name: str, max_bytes: Optional[int]) -> bytes:
+    """The file's bytes through os.open/os.read: half the cost of ``open()`` for a small file,
+    which counts in a gold folder of thousands of them. Reads one byte past ``max_bytes`` to
+    catch a file that grew after its size was checked."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        size = os.fstat(descriptor).st_size
+        if max_bytes is not None and size > max_bytes:
+            raise fail(name, "", "the file has %d bytes; the limit is %d bytes%s"
+                       % (size, max_bytes, " (%s)" % _human(max_bytes) if max_bytes >= 1024 else ""))
+        chunks: List[bytes] = []
+        total = 0
+        while True:  # usually two calls: the whole file, then the end of it
+            request = size + 1 - total if total <= size else 1 << 20
+            if max_bytes is not None:
+                request = min(request, max_bytes + 1 - total)
+            chunk = os.read(descriptor, request) if request > 0 else b""
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    finally:
+        os.close(descriptor)
+    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    if max_bytes is not None and len(data) > max_bytes:
+        raise fail(name, "", "the file is larger than the limit of %d bytes" % max_bytes)
+    return data
 
 
 def _human(n: int) -> str:

@@ -71,6 +71,8 @@ def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problem
     submitted = list(submitted_ids)
     submitted_set = set(submitted)
     gold = set(gold_ids)
+    if submitted_set == gold:  # the usual case: nothing to list
+        return []
     missing = [identifier for identifier in gold_ids if identifier not in submitted_set]
     unknown = [identifier for identifier in dict.fromkeys(submitted) if identifier not in gold]
     if missing:
