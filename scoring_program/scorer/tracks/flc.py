@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ..options import Options
 from ..problems import Problems, reading_reference
@@ -119,52 +119,58 @@ def _clip(text: str) -> str:
     return text if len(text) <= 20 else text[:17] + "..."
 
 
-def read_gold(gold_path: str, max_bytes: Optional[int]) -> Tuple[SpanStore, Dict[str, int]]:
-    """Gold articles in a stable order (sorted by file name) with their spans, and known text lengths.
+def read_gold(gold_path: str) -> Tuple[SpanStore, Dict[str, int]]:
+    """Gold articles in a stable order with their spans, and the text lengths known.
 
-    ``gold_path`` is a folder in the official layout or a single TSV file.
+    ``gold_path`` is a folder in the official layout (articles sorted by file name) or one TSV.
     """
+    if os.path.isdir(gold_path):
+        return _read_gold_folder(gold_path)
     store = SpanStore(TECHNIQUES)
     problems = Problems(GOLD_FOLDER)
-    if os.path.isdir(gold_path):
-        lengths: Dict[str, int] = {}
-        names = os.listdir(gold_path)
-        present = set(names)
-        label_files = sorted(name for name in names if name.endswith(".labels"))
-        batch: List[Tuple[str, str]] = []  # (file name, text): files are parsed together
-        batch_size = 0
-        if not label_files:
-            problems.add("", "no article<ID>...labels file in the folder")
-        for file_name in label_files:
-            match = _GOLD_FILE.match(file_name)
-            if not match:
-                problems.add(file_name, "the file name must start with article<digits>")
-                continue
-            article = match.group(1)
-            if article in store:
-                problems.add(file_name, "a second gold file for the same article id")
-                continue
-            text_name = "article%s.txt" % article
-            if text_name in present:
-                lengths[article] = len(read_text(os.path.join(gold_path, text_name), text_name, max_bytes))
-            text = read_text(os.path.join(gold_path, file_name), file_name, max_bytes)
-            store.declare(article)
-            if not _all_rows_name(text, article):
-                file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
-                file_problems.add("", "a row names another article than the file name")
-                file_problems.raise_as_reference_error()
-            batch.append((file_name, text))
-            batch_size += len(text)
-            if batch_size > 1 << 20:
-                _add_gold_batch(batch, store, lengths)
-                batch, batch_size = [], 0
-        _add_gold_batch(batch, store, lengths)
-        problems.raise_as_reference_error()
-        return store, lengths
-    for first_line, block in line_blocks(read_text(gold_path, FILE_NAME, max_bytes)):
+    for first_line, block in line_blocks(read_text(gold_path, FILE_NAME, None)):
         parse_block(block, first_line, store, problems, {}, True)
     problems.raise_as_reference_error()
     return store, {}
+
+
+def _read_gold_folder(folder: str) -> Tuple[SpanStore, Dict[str, int]]:
+    store = SpanStore(TECHNIQUES)
+    problems = Problems(GOLD_FOLDER)
+    lengths: Dict[str, int] = {}
+    names = os.listdir(folder)
+    present = set(names)  # one listing instead of a stat per article for its text
+    label_files = sorted(name for name in names if name.endswith(".labels"))
+    if not label_files:
+        problems.add("", "no article<ID>...labels file in the folder")
+    batch: List[Tuple[str, str]] = []  # (file name, text): files are parsed together
+    batch_size = 0
+    for file_name in label_files:
+        match = _GOLD_FILE.match(file_name)
+        if not match:
+            problems.add(file_name, "the file name must start with article<digits>")
+            continue
+        article = match.group(1)
+        if article in store:
+            problems.add(file_name, "a second gold file for the same article id")
+            continue
+        text_name = "article%s.txt" % article
+        if text_name in present:
+            lengths[article] = len(read_text(os.path.join(folder, text_name), text_name, None))
+        text = read_text(os.path.join(folder, file_name), file_name, None)
+        store.declare(article)
+        if not _all_rows_name(text, article):
+            file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
+            file_problems.add("", "a row names another article than the file name")
+            file_problems.raise_as_reference_error()
+        batch.append((file_name, text))
+        batch_size += len(text)
+        if batch_size > 1 << 20:
+            _add_gold_batch(batch, store, lengths)
+            batch, batch_size = [], 0
+    _add_gold_batch(batch, store, lengths)
+    problems.raise_as_reference_error()
+    return store, lengths
 
 
 def _add_gold_batch(batch: List[Tuple[str, str]], store: SpanStore, lengths: Dict[str, int]) -> None:
@@ -188,13 +194,10 @@ def _all_rows_name(text: str, article: str) -> bool:
     return all(line.split("\t", 1)[0].strip() == article for line in text.split("\n") if "\t" in line)
 
 
-def score(gold_path: str, submission_path: str, name: str, options: Options,
-          reference_dir: str) -> TrackResult:
-    with reading_reference():
-        gold, lengths = read_gold(gold_path, None)
-    problems = Problems(name)
+def read_submission(path: str, name: str, options: Options, lengths: Dict[str, int],
+                    problems: Problems) -> SpanStore:
     predicted = SpanStore(TECHNIQUES)
-    for first_line, block in line_blocks(read_text(submission_path, name, options.max_file_bytes)):
+    for first_line, block in line_blocks(read_text(path, name, options.max_file_bytes)):
         if problems.saturated:
             break
         parse_block(block, first_line, predicted, problems, lengths, False)
@@ -202,6 +205,15 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         if predicted.count(article) > options.max_spans_per_document:
             problems.add("article %r" % article, "%d spans; at most %d per article are accepted"
                          % (predicted.count(article), options.max_spans_per_document))
+    return predicted
+
+
+def score(gold_path: str, submission_path: str, name: str, options: Options,
+          reference_dir: str) -> TrackResult:
+    with reading_reference():
+        gold, lengths = read_gold(gold_path)
+    problems = Problems(name)
+    predicted = read_submission(submission_path, name, options, lengths, problems)
     problems.raise_if_any()
     unknown = [article for article in predicted.order if article not in gold]
     if unknown:
@@ -209,32 +221,40 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                                                            if len(unknown) > 10 else "")
         problems.add("", "%d article id%s not in this phase: %s (ids are compared as strings)"
                      % (len(unknown), "s are" if len(unknown) > 1 else " is", shown))
-
-    collapse = options.flc_ignore_techniques
-    policy = options.overlapping_predictions
-
-    def grouped(store: SpanStore, article: str) -> Dict[str, List[Span]]:
-        return {ALL_TECHNIQUES: store.all_spans(article)} if collapse else store.by_technique(article)
-
-    statistics = SpanStatistics(() if collapse else TECHNIQUES)
-    overlapping: List[Tuple[str, List[Overlap]]] = []
-    for article in gold.order + unknown:
-        checked, overlaps = predictions_under_policy(grouped(predicted, article), policy) \
-            if article in predicted else ({}, [])
-        if overlaps:
-            overlapping.append((article, overlaps))
-        elif not problems and not overlapping:
-            merged = ({ALL_TECHNIQUES: merge_overlapping(gold.all_spans(article))} if collapse
-                      else gold.merged_by_technique(article))
-            statistics.add_document(article, merged, checked, disjoint=policy != "keep")
-    if overlapping:  # reported in submission order
-        place = {article: i for i, article in enumerate(predicted.order)}
-        for article, overlaps in sorted(overlapping, key=lambda item: place[item[0]]):
-            for overlap in overlaps:
-                problems.add("article %r" % article, overlap_problem(overlap))
+    statistics = _statistics(gold, predicted, unknown, options, problems)
     problems.raise_if_any()
+    collapse = options.flc_ignore_techniques
     result = span_track_result("flc", TITLE, "flc", statistics, () if collapse else TECHNIQUES,
                                options.per_technique_recall == "official", "article")
     if collapse:
         result.notes.append("Fragments only: techniques are ignored (official -f mode).")
     return result
+
+
+def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], options: Options,
+                problems: Problems) -> SpanStatistics:
+    """Per article (gold order) and technique, the span statistics; overlapping predictions are
+    problems under the "error" policy (reported in submission order), and then, as after any
+    problem, statistics are no longer computed."""
+    collapse = options.flc_ignore_techniques
+    policy = options.overlapping_predictions
+    statistics = SpanStatistics(() if collapse else TECHNIQUES)
+    overlapping: List[Tuple[str, List[Overlap]]] = []
+    for article in gold.order + unknown:
+        checked: Mapping[str, List[Span]] = {}
+        if article in predicted:
+            spans = ({ALL_TECHNIQUES: predicted.all_spans(article)} if collapse
+                     else predicted.by_technique(article))
+            checked, overlaps = predictions_under_policy(spans, policy)
+            if overlaps:
+                overlapping.append((article, overlaps))
+        if not problems and not overlapping:
+            merged = ({ALL_TECHNIQUES: merge_overlapping(gold.all_spans(article))} if collapse
+                      else gold.merged_by_technique(article))
+            statistics.add_document(article, merged, checked, disjoint=policy != "keep")
+    if overlapping:
+        place = {article: i for i, article in enumerate(predicted.order)}
+        for article, overlaps in sorted(overlapping, key=lambda item: place[item[0]]):
+            for overlap in overlaps:
+                problems.add("article %r" % article, overlap_problem(overlap))
+    return statistics
