@@ -1,7 +1,8 @@
 """Partial-overlap precision, recall and F1 over labelled spans (SemEval-2021 T6 ST2, NLP4IF FLC).
 
-Statistics are computed per document and technique (``SpanCounts``), then aggregated: the headline
-numbers, the per-technique table and any resampling are sums of the same statistics.
+Statistics are computed per document and technique (the rows of ``SpanStatistics``), then
+aggregated (``SpanCounts``): the headline numbers, the per-technique table and any resampling are
+sums of the same rows.
 """
 
 from __future__ import annotations
@@ -14,10 +15,7 @@ from .spans import Span, disjoint_overlap_sums, first_overlap_in_sorted, merge_o
 
 
 class SpanCounts:
-    """Sufficient statistics of the partial-overlap measure for any group of spans.
-
-    Written by hand (not ``@struct``): one is made per document and technique, a hot path.
-    """
+    """Sufficient statistics of the partial-overlap measure for any group of spans (summed rows)."""
 
     __slots__ = ("precision_sum", "recall_sum", "predicted", "gold")
 
