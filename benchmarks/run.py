@@ -388,12 +388,12 @@ def run(scales, naive_limit_seconds, repeat, program):
                 floor = min(floors, key=lambda m: m[0])
                 naive = ""
                 extra = ""
-                oracle_s = tokenize_s = None
+                oracle_s = oracle_mb = tests_s = tokenize_s = None
                 if track in ("t6_st2", "flc") and scale <= naive_limit_seconds:
                     tests_t, tests_mem, _ = measure([sys.executable, "-c", NAIVE_TESTS, base,
                                                      os.path.join(ROOT, "tests")])
                     naive_t, naive_mem, _ = measure([sys.executable, "-c", NAIVE_SPANS, base])
-                    oracle_s = naive_t
+                    oracle_s, oracle_mb, tests_s = naive_t, naive_mem, tests_t
                     naive = ("tests' oracle %.2f s / %.0f MB (%.1f× slower); official structure %.2f s / "
                              "%.0f MB (%.1f× slower)" % (tests_t, tests_mem, tests_t / score[0],
                                                           naive_t, naive_mem, naive_t / score[0]))
@@ -407,7 +407,8 @@ def run(scales, naive_limit_seconds, repeat, program):
                         for _ in range(repeat))
                     extra = "tokenization %.2f s: total/tokenization %.2f" % (tokenize, score[0] / tokenize)
                 rows.append({"track": track, "scale": scale, "input_mb": size_mb, "score_s": score[0],
-                             "oracle_s": oracle_s, "tokenize_s": tokenize_s,
+                             "oracle_s": oracle_s, "oracle_mb": oracle_mb, "tests_s": tests_s,
+                             "tokenize_s": tokenize_s,
                              "score_mb": score[1], "floor_s": floor[0], "floor_mb": floor[1],
                              "naive": naive, "extra": extra})
                 print("%-7s ×%-3d input %7.1f MB  score.py %6.2f s %6.0f MB  floor %6.2f s  %s %s"
@@ -487,6 +488,21 @@ def targets(rows):
         flc10 = by[("flc", 10)]
         verdict("≥ 20× faster than the naive span oracle at ×10 flc (official-structure script; the tests' "
                 "oracle is in the table)", [("flc ×10", flc10["oracle_s"] / flc10["score_s"])], 20.0, True)
+        if flc10["oracle_s"] / flc10["score_s"] < 20:
+            lines.append(
+                "\n  Why not: 20× would mean %.2f s for the whole process at flc ×10. The parse floor alone "
+                "(reading the 3,500 gold files and the submission and splitting their lines, nothing else) "
+                "takes %.2f s and start-up about 0.03 s, which would leave %.2f s for converting, checking, "
+                "grouping and merging about 105,000 spans, the sweep and the per-article details: under "
+                "half a microsecond a span, where score.py's line-reading loop alone (split, checks, two "
+                "int(), one append) takes about one microsecond a line. The spans of "
+                "this data are short (3 to 180 characters), so the oracle's sets of characters are not "
+                "dear either; interval arithmetic wins by orders of magnitude where spans are long or pairs "
+                "many (offsets of 10**18 cost score.py nothing: tests/test_hostile.py), and in memory "
+                "(%.0f MB for the oracle, %.0f MB for score.py here). The tests' oracle, which makes sets "
+                "only for the pairs it compares, takes %.2f s (%.1f×)."
+                % (flc10["oracle_s"] / 20, flc10["floor_s"], flc10["oracle_s"] / 20 - flc10["floor_s"] - 0.03,
+                   flc10["oracle_mb"], flc10["score_mb"], flc10["tests_s"], flc10["tests_s"] / flc10["score_s"]))
     if ("nlu", 1) in by and by[("nlu", 1)].get("tokenize_s"):
         nlu = by[("nlu", 1)]
         verdict("nlu total ≤ 1.5 × its tokenization", [("nlu", nlu["score_s"] / nlu["tokenize_s"])], 1.5)
