@@ -110,27 +110,39 @@ def disjoint_overlap_sums(predicted: Sequence[Span], gold: Sequence[Span]) -> Tu
         (ps, pe), (gs, ge) = predicted[0], gold[0]
         inter = (pe if pe < ge else ge) - (ps if ps > gs else gs)
         return (inter / (pe - ps), inter / (ge - gs)) if inter > 0 else (0.0, 0.0)
-    per_prediction = [0] * n
-    per_gold = [0] * m
+    # Each span's intersections are summed as an integer and divided once when the sweep leaves
+    # it, in list order: the same floats as overlap_sums, without its lists.
+    precision_sum = recall_sum = 0.0
+    predicted_inter = gold_inter = 0
     i = j = 0
     ps, pe = predicted[0]
     gs, ge = gold[0]
     while True:
         inter = (pe if pe < ge else ge) - (ps if ps > gs else gs)
         if inter > 0:
-            per_prediction[i] += inter
-            per_gold[j] += inter
+            predicted_inter += inter
+            gold_inter += inter
         if pe <= ge:  # the prediction ends first: no later gold span can reach it
+            if predicted_inter:
+                precision_sum += predicted_inter / (pe - ps)
+                predicted_inter = 0
             i += 1
             if i == n:
                 break
             ps, pe = predicted[i]
         else:
+            if gold_inter:
+                recall_sum += gold_inter / (ge - gs)
+                gold_inter = 0
             j += 1
             if j == m:
                 break
             gs, ge = gold[j]
-    return _divided_sums(predicted, per_prediction), _divided_sums(gold, per_gold)
+    if predicted_inter:
+        precision_sum += predicted_inter / (pe - ps)
+    if gold_inter:
+        recall_sum += gold_inter / (ge - gs)
+    return precision_sum, recall_sum
 
 
 def _divided_sums(spans: Sequence[Span], intersections: Sequence[int]) -> float:
