@@ -159,12 +159,15 @@ def _polarities(value: Any, aspects: Optional[List[str]], where: str,
         return None
     pairs = []
     for number, pair in enumerate(value, start=1):
-        if (not isinstance(pair, list) or len(pair) != 2
-                or any(isinstance(x, bool) or x not in (0, 1) or not isinstance(x, int) for x in pair)):
-            problems.add(where, "polarity %d must be a pair of 0/1 integers like [1, 0], found %s"
-                         % (number, describe(pair) if not isinstance(pair, list) else str(pair)[:40]))
-            return None
-        pairs.append((pair[0], pair[1]))
+        if type(pair) is list and len(pair) == 2:
+            positive, negative = pair
+            # type() is int: JSON true/false (bool) and 1.0 (float) are not polarities
+            if type(positive) is int and type(negative) is int and 0 <= positive <= 1 and 0 <= negative <= 1:
+                pairs.append((positive, negative))
+                continue
+        problems.add(where, "polarity %d must be a pair of 0/1 integers like [1, 0], found %s"
+                     % (number, describe(pair) if not isinstance(pair, list) else str(pair)[:40]))
+        return None
     if aspects is not None and len(pairs) != len(aspects):
         problems.add(where, "%d polarities for %d aspects; give one [positive, negative] pair per aspect"
                      % (len(pairs), len(aspects)))
