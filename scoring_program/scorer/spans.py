@@ -106,10 +106,6 @@ def disjoint_overlap_sums(predicted: Sequence[Span], gold: Sequence[Span]) -> Tu
     n, m = len(predicted), len(gold)
     if not n or not m:
         return 0.0, 0.0
-    if n == 1 and m == 1:  # the common case, without the lists
-        (ps, pe), (gs, ge) = predicted[0], gold[0]
-        inter = (pe if pe < ge else ge) - (ps if ps > gs else gs)
-        return (inter / (pe - ps), inter / (ge - gs)) if inter > 0 else (0.0, 0.0)
     # Each span's intersections are summed as an integer and divided once when the sweep leaves
     # it, in list order: the same floats as overlap_sums, without its lists.
     precision_sum = recall_sum = 0.0

@@ -27,8 +27,9 @@ Memes = Dict[str, Dict[str, List[Span]]]  # meme id -> technique -> spans
 
 def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
                text_lengths: Optional[Dict[str, int]], max_spans: int
-               ) -> Tuple[List[str], Memes, Dict[str, int]]:
-    """(ids in file order, spans per meme and technique, text length per meme of the gold).
+               ) -> Tuple[List[str], Memes, Dict[str, int], List[str]]:
+    """(ids in file order, spans per meme and technique, text length per meme of the gold, ids of
+    the memes with two spans or more of one technique: the only ones the overlap policy can change).
 
     With ``text_lengths`` None the file is gold: ``text`` is required and bounds the offsets.
     Otherwise the offsets are checked against the gold text of the same meme.
@@ -37,12 +38,13 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
     value = load_json(read_text(path, name, max_bytes), name)
     if not too_many_records(value, None if is_gold else record_limit(len(text_lengths or ())),
                             problems, "memes"):
-        return [], {}, {}
+        return [], {}, {}, []
     known = frozenset(TECHNIQUES)
     order: List[str] = []
     memes: Memes = {}
     lengths: Dict[str, int] = {}
     indices: List[int] = []  # each kept record's place in the file, for duplicate messages
+    several: List[str] = []
     for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
         if problems.entries and problems.saturated:  # (the attribute first: no call when all is well)
             break
@@ -80,6 +82,8 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
                         spans[technique] = [(start, end)]
                     else:
                         group.append((start, end))
+                        if len(group) == 2 and identifier is not None:
+                            several.append(identifier)
                     continue
             problems.add("%s, label %d" % (record_where(index, record), number), _span_problem(label, known, length))
         if identifier is not None:
@@ -89,7 +93,7 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
             if is_gold and length is not None:
                 lengths[identifier] = length
     check_duplicates(order, problems, lambda i: "record %d" % (indices[i] + 1))
-    return order, memes, lengths
+    return order, memes, lengths, several
 
 
 def _span_problem(label: Any, known: frozenset, text_length: Optional[int]) -> str:
@@ -107,14 +111,14 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     gold_problems = Problems(name)
     with reading_reference():
-        gold_order, gold, lengths = read_memes(gold_path, name, 1 << 62, gold_problems, None, 1 << 62)
+        gold_order, gold, lengths, _ = read_memes(gold_path, name, 1 << 62, gold_problems, None, 1 << 62)
     gold_problems.raise_as_reference_error()
 
     problems = Problems(name)
-    order, predicted, _ = read_memes(submission_path, name, options.max_file_bytes, problems,
+    order, predicted, _, several = read_memes(submission_path, name, options.max_file_bytes, problems,
                                      lengths, options.max_spans_per_document)
     check_id_sets(gold_order, order, problems, "meme ids")
-    for meme in order:
+    for meme in dict.fromkeys(several):  # (a meme where one span per technique is left as it is)
         predicted[meme], overlaps = predictions_under_policy(predicted[meme], options.overlapping_predictions)
         for overlap in overlaps:
             problems.add("meme %r" % meme, overlap_problem(overlap))
