@@ -544,7 +544,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scales", default="1,10,100")
     parser.add_argument("--naive-up-to", type=int, default=10, help="largest scale the naive span oracle runs at")
-    parser.add_argument("--repeat", type=int, default=5, help="runs per measurement (the fastest is kept)")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per measurement (the fastest is kept)")
     parser.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "RESULTS.md"))
     args = parser.parse_args()
     if not os.environ.get("NLTK_DATA") and os.path.isdir(os.path.join(ROOT, "..", "shared", "nltk_data")):

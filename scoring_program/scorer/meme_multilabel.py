@@ -7,6 +7,7 @@ Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and th
 from __future__ import annotations
 
 from itertools import chain, repeat
+from operator import itemgetter
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import count_classes, micro_macro
@@ -101,20 +102,22 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
     problems = Problems(name)
     submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems,
                                 record_limit(len(gold)))
-    predicted: Dict[str, FrozenSet[str]] = {identifier: labels for identifier, labels, _ in submitted}
-    gold_ids = [identifier for identifier, _, _ in gold]
+    # Whole-list operations (map, zip) rather than loops: this runs once per submission on every record.
+    predicted: Dict[str, FrozenSet[str]] = dict(zip(map(itemgetter(0), submitted), map(itemgetter(1), submitted)))
+    gold_ids = list(map(itemgetter(0), gold))
     check_id_sets(gold_ids, predicted, problems, "meme ids")
     problems.raise_if_any()
 
-    counts = count_classes(((labels, predicted[identifier]) for identifier, labels, _ in gold), classes)
+    gold_sets = list(map(itemgetter(1), gold))
+    counts = count_classes(zip(gold_sets, map(predicted.__getitem__, gold_ids)), classes)
     scores = micro_macro(counts, classes)
-    listed = {identifier: labels for identifier, _, labels in submitted}
+    listed = dict(zip(map(itemgetter(0), submitted), map(itemgetter(2), submitted)))
 
     def private_column(index: int) -> list:  # labels as each file lists them, no per-row work
         if index == 0:
             return gold_ids
         if index == 1:
-            return [labels for _, _, labels in gold]
+            return list(map(itemgetter(2), gold))
         return list(map(listed.__getitem__, gold_ids))
 
     return TrackResult(
@@ -123,8 +126,8 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
         scores={prefix + "_f1_micro": scores.micro_f1, prefix + "_f1_macro": scores.macro_f1},
         details={
             "memes": len(gold),
-            "gold labels": sum(len(labels) for _, labels, _ in gold),
-            "predicted labels": sum(len(labels) for labels in predicted.values()),
+            "gold labels": sum(map(len, gold_sets)),
+            "predicted labels": sum(map(len, predicted.values())),
             "micro precision": scores.micro_precision,
             "micro recall": scores.micro_recall,
         },
