@@ -222,3 +222,38 @@ def test_end_to_end_with_the_real_baseline_submission(tmp_path):
 def test_end_to_end_broken(tmp_path):
     run = run_score(tmp_path, {nlu.FILE_NAME: GOLD_SMALL}, {nlu.FILE_NAME: '1,"a","b"\n'})
     assert_clean_failure(run, "aicup2022_nlu.csv: 1 of the 2 ids of this phase are missing: '2'")
+
+
+VERSION_PROBE = """
+import sys
+sys.path.insert(0, sys.argv[2])
+sys.path.insert(0, sys.argv[1])
+from scorer.nltk_tokens import import_nltk
+from scorer.problems import ReferenceDataError
+try:
+    import_nltk()
+except ReferenceDataError as error:
+    print(error.public[0])
+print(sorted(m for m in sys.modules if m.startswith("nltk")))
+"""
+
+
+@pytest.mark.parametrize("version, expected", [
+    ("3.8", "needs nltk 3.7 exactly (its tokens define the score); found nltk 3.8"),
+    (None, "nltk 3.7 is needed for the nlu track and cannot be imported"),
+])
+def test_another_nltk_or_none_is_refused_before_loading_it(tmp_path, version, expected):
+    import subprocess
+    import sys
+    from conftest import PROGRAM
+    fake = tmp_path / "site"
+    (fake / "nltk").mkdir(parents=True)
+    (fake / "nltk" / "__init__.py").write_text("raise RuntimeError('must not run')\n")
+    if version:
+        (fake / "nltk" / "VERSION").write_text(version + "\n")
+    process = subprocess.run([sys.executable, "-c", VERSION_PROBE, str(PROGRAM), str(fake)],
+                             capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    first, loaded = process.stdout.strip().splitlines()
+    assert expected in first
+    assert loaded == "[]"

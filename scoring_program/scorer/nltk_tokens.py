@@ -114,6 +114,7 @@ def import_nltk():
             version = handle.read().strip()
     except OSError as error:
         raise _unavailable("no VERSION file: %s" % error) from None
+    _checked(version, None, None)  # another version's modules are not loaded at all
     before = set(sys.modules)
     for name, folder in (("nltk", package_dir), ("nltk.tokenize", os.path.join(package_dir, "tokenize"))):
         package = types.ModuleType(name)  # the package without its __init__.py
