@@ -134,10 +134,6 @@ class SpanStatistics:
             overall.add(counts)
         return overall, by_technique
 
-    def __len__(self) -> int:
-        self._flush()
-        return len(self._document)
-
     def column(self, index: int) -> list:
         """Column ``index`` of the rows as a list (document, technique, precision_sum, ...)."""
         self._flush()

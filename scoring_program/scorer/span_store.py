@@ -9,9 +9,9 @@ that document is scored (``by_technique``).
 from __future__ import annotations
 
 from array import array
-from typing import Dict, List, Sequence
+from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
 
-from .spans import Span
+from .spans import Span, merge_sorted
 
 MAX_OFFSET = (1 << 63) - 1  # what a signed 64-bit array item holds
 
@@ -53,20 +53,25 @@ class SpanStore:
     def count(self, document: str) -> int:
         return len(self.spans[document]) // 3
 
-    def by_technique(self, document: str) -> Dict[str, List[Span]]:
-        """The document's spans per technique (in order of first appearance), each in file order."""
+    def _triples(self, document: str) -> Iterator[Tuple[int, int, int]]:
+        items = iter(self.spans.get(document, ()))
+        return zip(items, items, items)
+
+    def _grouped(self, triples: Iterable[Tuple[int, int, int]]) -> Dict[str, List[Span]]:
+        """Spans per technique name, techniques and spans in the order of ``triples``."""
         grouped: Dict[int, List[Span]] = {}
-        triples = self.spans.get(document)
-        if triples:
-            items = iter(triples)
-            for technique, start, end in zip(items, items, items):
-                spans = grouped.get(technique)
-                if spans is None:
-                    grouped[technique] = [(start, end)]
-                else:
-                    spans.append((start, end))
+        for technique, start, end in triples:
+            spans = grouped.get(technique)
+            if spans is None:
+                grouped[technique] = [(start, end)]
+            else:
+                spans.append((start, end))
         names = self.techniques
         return {names[technique]: spans for technique, spans in grouped.items()}
+
+    def by_technique(self, document: str) -> Dict[str, List[Span]]:
+        """The document's spans per technique (in order of first appearance), each in file order."""
+        return self._grouped(self._triples(document))
 
     def merged_by_technique(self, document: str) -> Dict[str, List[Span]]:
         """``merge_overlapping`` of each technique's spans, from one sort of the document's triples.
@@ -77,32 +82,9 @@ class SpanStore:
         >>> store.merged_by_technique("7")
         {'Smears': [(0, 5), (10, 30), (30, 31)]}
         """
-        grouped: Dict[str, List[Span]] = {}
-        triples = self.spans.get(document)
-        if not triples:
-            return grouped
-        names = self.techniques
-        items = iter(triples)
-        current = -1
-        spans: List[Span] = []
-        last_end = 0
-        for technique, start, end in sorted(zip(items, items, items)):
-            if technique != current:
-                current, last_end = technique, end
-                spans = grouped[names[technique]] = [(start, end)]
-            elif start < last_end:  # shares a character with the span before: one span
-                if end > last_end:
-                    spans[-1] = (spans[-1][0], end)
-                    last_end = end
-            else:
-                spans.append((start, end))
-                last_end = end
-        return grouped
+        grouped = self._grouped(sorted(self._triples(document)))
+        return {technique: spans if len(spans) < 2 else merge_sorted(spans) for technique, spans in grouped.items()}
 
     def all_spans(self, document: str) -> List[Span]:
         """The document's spans whatever their technique, in file order."""
-        triples = self.spans.get(document)
-        if not triples:
-            return []
-        items = iter(triples)
-        return [(start, end) for _, start, end in zip(items, items, items)]
+        return [(start, end) for _, start, end in self._triples(document)]

@@ -16,7 +16,7 @@ time and O(n + m) memory, whatever the span lengths (offsets of 10**18 cost the 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 Span = Tuple[int, int]  # (start, end): 0 <= start < end, end exclusive
 
@@ -33,8 +33,13 @@ def merge_overlapping(spans: Sequence[Span]) -> List[Span]:
     """
     if len(spans) < 2:
         return list(spans)
+    return merge_sorted(sorted(spans))
+
+
+def merge_sorted(spans: Iterable[Span]) -> List[Span]:
+    """``merge_overlapping`` for spans already in sorted order."""
     merged: List[Span] = []
-    for start, end in sorted(spans):
+    for start, end in spans:
         if merged and start < merged[-1][1]:
             if end > merged[-1][1]:
                 merged[-1] = (merged[-1][0], end)
@@ -159,8 +164,6 @@ def overlap_sums(predicted: Sequence[Span], gold: Sequence[Span]) -> Tuple[float
     """
     if not predicted or not gold:
         return 0.0, 0.0
-    if len(predicted) == 1 and len(gold) == 1:
-        return disjoint_overlap_sums(predicted, gold)  # one pair: the same arithmetic
     if len(predicted) * len(gold) <= _PAIRWISE_LIMIT:
         per_prediction = [0] * len(predicted)
         per_gold = [0] * len(gold)
