@@ -329,22 +329,15 @@ sys.stderr.write(process.stderr[-3000:])
 '''
 
 
-def measure(argv, env=None):
+def measure(argv, env=None, check=True):
+    """(seconds, peak MB, last line of stdout) of one run; ``check``: a non-zero exit is an error."""
     process = subprocess.run([sys.executable, "-c", MEASURE] + argv, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, universal_newlines=True, env=env)
     lines = process.stdout.splitlines()
     code, seconds, peak_kib = lines[0].split()
-    if int(code) != 0:
+    if check and int(code) != 0:
         raise RuntimeError("%s failed:\n%s" % (" ".join(argv[:3]), process.stderr))
     return float(seconds), int(peak_kib) / 1024.0, lines[1] if len(lines) > 1 else ""
-
-
-def measure_any(argv, env=None):
-    """``measure`` for a run whose exit status does not matter (an empty res/ is not an error)."""
-    process = subprocess.run([sys.executable, "-c", MEASURE] + argv, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, universal_newlines=True, env=env)
-    _, seconds, peak_kib = process.stdout.splitlines()[0].split()
-    return float(seconds), int(peak_kib) / 1024.0
 
 
 def folder_size(folder):
@@ -456,7 +449,8 @@ def startup(repeat, folder):
         for mode, (program, env) in programs.items():
             argv = [sys.executable, program, base, os.path.join(base, "output")]
             subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)  # warm-up
-            timings[mode] = min((measure_any(argv, env) for _ in range(repeat)), key=lambda m: m[0])
+            timings[mode] = min((measure(argv, env, check=False) for _ in range(repeat)),  # (empty res/: exit 1)
+                                 key=lambda m: m[0])
         rows.append((case, timings))
         print("start-up %-24s cold %.3f s  warm %.3f s" % (case, timings["cold"][0], timings["warm"][0]), flush=True)
     return rows

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import count_classes, micro_macro
 from .options import Options
@@ -103,22 +103,23 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
     submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems,
                                 record_limit(len(gold)))
     # Whole-list operations (map, zip) rather than loops: this runs once per submission on every record.
-    predicted: Dict[str, FrozenSet[str]] = dict(zip(map(itemgetter(0), submitted), map(itemgetter(1), submitted)))
+    submitted_by_id = dict(zip(map(itemgetter(0), submitted), submitted))
     gold_ids = list(map(itemgetter(0), gold))
-    check_id_sets(gold_ids, predicted, problems, "meme ids")
+    check_id_sets(gold_ids, submitted_by_id, problems, "meme ids")
     problems.raise_if_any()
 
+    predicted = list(map(submitted_by_id.__getitem__, gold_ids))  # (id, set, listed) in gold order
     gold_sets = list(map(itemgetter(1), gold))
-    counts = count_classes(zip(gold_sets, map(predicted.__getitem__, gold_ids)), classes)
+    predicted_sets = list(map(itemgetter(1), predicted))
+    counts = count_classes(zip(gold_sets, predicted_sets), classes)
     scores = micro_macro(counts, classes)
-    listed = dict(zip(map(itemgetter(0), submitted), map(itemgetter(2), submitted)))
 
     def private_column(index: int) -> list:  # labels as each file lists them, no per-row work
         if index == 0:
             return gold_ids
         if index == 1:
             return list(map(itemgetter(2), gold))
-        return list(map(listed.__getitem__, gold_ids))
+        return list(map(itemgetter(2), predicted))
 
     return TrackResult(
         track=track,
@@ -127,7 +128,7 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
         details={
             "memes": len(gold),
             "gold labels": sum(map(len, gold_sets)),
-            "predicted labels": sum(map(len, predicted.values())),
+            "predicted labels": sum(map(len, predicted_sets)),
             "micro precision": scores.micro_precision,
             "micro recall": scores.micro_recall,
         },
