@@ -104,7 +104,8 @@ def import_nltk():
             import nltk.tokenize.punkt
         except ImportError as error:
             raise _unavailable(str(error)) from None
-        return _checked(nltk.__version__, nltk.tokenize.destructive, nltk.tokenize.punkt)
+        _check_version(nltk.__version__)
+        return nltk.tokenize.destructive, nltk.tokenize.punkt
     spec = importlib.util.find_spec("nltk")
     if spec is None or not spec.submodule_search_locations:
         raise _unavailable("no module named 'nltk'")
@@ -114,7 +115,7 @@ def import_nltk():
             version = handle.read().strip()
     except OSError as error:
         raise _unavailable("no VERSION file: %s" % error) from None
-    _checked(version, None, None)  # another version's modules are not loaded at all
+    _check_version(version)  # another version's modules are not loaded at all
     before = set(sys.modules)
     for name, folder in (("nltk", package_dir), ("nltk.tokenize", os.path.join(package_dir, "tokenize"))):
         package = types.ModuleType(name)  # the package without its __init__.py
@@ -131,14 +132,13 @@ def import_nltk():
         for name in set(sys.modules) - before:
             if name == "nltk" or name.startswith("nltk."):
                 del sys.modules[name]
-    return _checked(version, destructive, punkt)
+    return destructive, punkt
 
 
-def _checked(version: str, destructive, punkt):
+def _check_version(version: str) -> None:
     if version != NLTK_VERSION:
         raise ReferenceDataError(["scoring program: the nlu track needs nltk %s exactly (its tokens "
                                   "define the score); found nltk %s" % (NLTK_VERSION, version)])
-    return destructive, punkt
 
 
 class Tokenizer:
