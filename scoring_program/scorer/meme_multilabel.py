@@ -23,8 +23,13 @@ LabelSets = List[Tuple[str, FrozenSet[str], List[str]]]
 
 
 def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int,
-                    problems: Problems, max_records: Optional[int] = None) -> LabelSets:
-    """(id, set of labels) per record; every problem goes to ``problems``."""
+                    problems: Problems, max_records: Optional[int] = None,
+                    last_wins: bool = False) -> LabelSets:
+    """(id, set of labels) per record; every problem goes to ``problems``.
+
+    ``last_wins`` (submissions): a repeated id is a counted warning, not a problem, and the
+    caller keeps its last copy, as the official scorer's dict does.
+    """
     value = load_json(read_text(path, name, max_bytes), name)
     if not too_many_records(value, max_records, problems, "memes"):
         return []
@@ -51,7 +56,7 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int
             records.append((identifier, frozenset(labels), labels))
             indices.append(index)
     check_duplicates((record[0] for record in records), problems,
-                     lambda i: "record %d" % (indices[i] + 1))
+                     lambda i: "record %d" % (indices[i] + 1), last_wins)
     return records
 
 
@@ -101,8 +106,9 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
 
     problems = Problems(name)
     submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems,
-                                record_limit(len(gold)))
-    # Whole-list operations (map, zip) rather than loops: this runs once per submission on every record.
+                                record_limit(len(gold)), last_wins=True)
+    # Whole-list operations (map, zip) rather than loops: this runs once per submission on every
+    # record. A dict keeps the last copy of a repeated id, as the official scorer's does.
     submitted_by_id = dict(zip(map(itemgetter(0), submitted), submitted))
     gold_ids = list(map(itemgetter(0), gold))
     check_id_sets(gold_ids, submitted_by_id, problems, "meme ids")
@@ -135,5 +141,6 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
         table=scores.rows,
         table_note="Per class, scikit-learn semantics with zero_division=1: a technique absent from "
                    "gold and predictions scores 1.0 and counts in the macro average.",
+        warnings=problems.warnings,
         private=Columns(["id", "gold", "predicted"], private_column),
     )
