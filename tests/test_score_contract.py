@@ -112,7 +112,7 @@ def test_a_file_at_two_depths_is_ambiguous(tmp_path):
     ("semeval2021_t6_st2.json", '[{"id": "1", "labels": [{"technique": "Smears", "start": 5, "end": 3}]}, {"id": "2", "labels": []}]',
      ["record 1 (id '1'), label 1: end must be greater than start"]),
     ("semeval2021_t6_st2.json", '[{"id": "1", "labels": [{"technique": "Smears", "start": 0, "end": 1e400}]}, {"id": "2", "labels": []}]',
-     ["end must be an integer"]),
+     ["start and end must be integer character offsets (found the integer 0, the number inf)"]),
     ("nlp4if2019_flc.tsv", "1 Doubt 0 10\n", ["line 1: expected 4 TAB-separated columns", "separate the columns with TAB"]),
     ("nlp4if2019_flc.tsv", "1\tDoubt\t0\t10\n1\tDoubt\t5\t12\n", ["article '1': two 'Doubt' spans overlap"]),
 ])

@@ -13,7 +13,7 @@ import math
 import os
 from typing import Dict, List, Sequence
 
-from .registry import LOWER_IS_BETTER
+from .registry import BY_NAME, LOWER_IS_BETTER
 from .result import Columns, TrackResult
 
 MIN_DECIMALS = 9
@@ -92,7 +92,7 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d
 table{border-collapse:collapse;margin:.6em 0}th,td{padding:.25em .7em;text-align:right;border-bottom:1px solid #eaeef2}
 th:first-child,td:first-child{text-align:left}th{background:#f6f8fa}
 td.bar{width:14em;text-align:left}.bar span{display:inline-block;height:.8em;background:#2f81f7;vertical-align:middle}
-.bar span.over{background:#cf222e}.note{color:#57606a;font-size:.9em}.key{font-family:monospace}
+.bar span.over{background:#cf222e}.warnings{color:#9a6700}.note{color:#57606a;font-size:.9em}.key{font-family:monospace}
 """
 
 
@@ -127,6 +127,11 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str]) -> str:
         parts.append('<p class="note">No track was scored.</p>')
     for result in results:
         parts.append('<h2 id="%s">%s</h2>' % (e(result.track), e(result.title)))
+        if result.warnings:  # scored as the official scorer scores it; the participant should know
+            parts.append('<ul class="warnings">')
+            parts.extend("<li>%s: warning: %s</li>" % (e(BY_NAME[result.track].filename), e(warning))
+                         for warning in result.warnings)
+            parts.append("</ul>")
         parts.append("<table><tr><th>score</th><th>value</th></tr>")
         for key, value in result.scores.items():
             direction = " (lower is better)" if key in LOWER_IS_BETTER else ""

@@ -22,7 +22,7 @@ from ..readers import line_blocks, read_text
 from ..records import label_problem
 from ..result import TrackResult
 from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
-                           span_track_result)
+                           span_track_result, warn_if_past_the_text)
 from ..span_store import MAX_OFFSET, SpanStore
 from ..spans import Span, merge_overlapping
 from ..techniques import NLP4IF2019_FLC
@@ -38,14 +38,19 @@ _OFFSET = re.compile(r"^[+-]?\d+$")
 
 
 def parse_block(block: str, first_line: int, store: SpanStore, problems: Problems,
-                text_lengths: Dict[str, int], allow_declarations: bool) -> None:
+                text_lengths: Dict[str, int], allow_declarations: bool, submitted: bool = False) -> None:
     """``parse_lines`` over a block of whole lines whose first line is number ``first_line``."""
-    parse_lines(block.split("\n"), store, problems, text_lengths, allow_declarations, first_line)
+    parse_lines(block.split("\n"), store, problems, text_lengths, allow_declarations, first_line, submitted)
 
 
 def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text_lengths: Dict[str, int],
-                allow_declarations: bool, first_line: int = 1) -> None:
-    """Add every row of ``lines`` to ``store``; a row that is not a valid span becomes a problem."""
+                allow_declarations: bool, first_line: int = 1, submitted: bool = False) -> None:
+    """Add every row of ``lines`` to ``store``; a row that is not a valid span becomes a problem.
+
+    ``text_lengths`` bound the offsets: in gold, a span past its text is a problem; in a
+    ``submitted`` file it is scored as given with a counted warning, as the official scorer
+    (which never reads the texts) scores it.
+    """
     techniques = store.technique_number
     spans_of = store.spans
     declare = store.declare
@@ -63,7 +68,9 @@ def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text
                     and article.strip() == article):
                 start, end = int(start_text), int(end_text)
                 length = text_lengths.get(article)
-                if start < end and (length is None or end <= length):
+                if start < end and (length is None or end <= length or submitted):
+                    if length is not None and end > length:
+                        warn_if_past_the_text(start, end, length, "article", problems, lambda: "line %d" % number)
                     triples = spans_of.get(article)
                     if triples is None:
                         triples = declare(article)
@@ -73,11 +80,11 @@ def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text
             continue
         if problems.saturated:
             break
-        _check_row(number, line, problems, text_lengths, allow_declarations, store)
+        _check_row(number, line, problems, text_lengths, allow_declarations, store, submitted)
 
 
 def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[str, int],
-               allow_declarations: bool, store: SpanStore) -> None:
+               allow_declarations: bool, store: SpanStore, submitted: bool) -> None:
     """The slow path: a line the fast path did not take (a problem, or unusual but valid)."""
     where = "line %d" % number
     line = line[:-1] if line.endswith("\r") else line
@@ -98,7 +105,8 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
         problems.add(where, label_problem(technique, TECHNIQUES))
         return
     start, end = _offset(start_text), _offset(end_text)
-    problem = offset_problem(start, end, text_lengths.get(article))
+    length = text_lengths.get(article)
+    problem = offset_problem(start, end, None if submitted else length)
     if problem:
         if start is None or end is None:
             problem = "start and end must be integer character offsets (found %r, %r)" \
@@ -108,6 +116,8 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
     if end > MAX_OFFSET:  # type: ignore[operator]
         problems.add(where, "end=%s is too large (at most %d)" % (_clip(end_text), MAX_OFFSET))
         return
+    if submitted:
+        warn_if_past_the_text(start, end, length, "article", problems, lambda: where)  # type: ignore[arg-type]
     store.add(article, technique, start, end)  # type: ignore[arg-type]
 
 
@@ -201,7 +211,7 @@ def read_submission(path: str, name: str, options: Options, lengths: Dict[str, i
     for first_line, block in line_blocks(read_text(path, name, options.max_file_bytes)):
         if problems.saturated:
             break
-        parse_block(block, first_line, predicted, problems, lengths, False)
+        parse_block(block, first_line, predicted, problems, lengths, False, submitted=True)
     for article in predicted.order:
         if predicted.count(article) > options.max_spans_per_document:
             problems.add("article %r" % article, "%d spans; at most %d per article are accepted"
@@ -229,6 +239,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                                options.per_technique_recall == "official", "article")
     if collapse:
         result.notes.append("Fragments only: techniques are ignored (official -f mode).")
+    result.warnings.extend(problems.warnings)
     return result
 
 
