@@ -165,6 +165,11 @@ def _polarities(value: Any, aspects: Optional[List[str]], where: str,
             if type(positive) is int and type(negative) is int and 0 <= positive <= 1 and 0 <= negative <= 1:
                 pairs.append((positive, negative))
                 continue
+            bits = _bit(positive), _bit(negative)
+            if None not in bits:  # 1.0 or true: the same polarity, written by another serializer
+                problems.warn(POLARITY_NOT_INTEGERS, where)
+                pairs.append(bits)  # type: ignore[arg-type]
+                continue
         problems.add(where, "polarity %d must be a pair of 0/1 integers like [1, 0], found %s"
                      % (number, describe(pair) if not isinstance(pair, list) else str(pair)[:40]))
         return None
@@ -173,6 +178,19 @@ def _polarities(value: Any, aspects: Optional[List[str]], where: str,
                      % (len(pairs), len(aspects)))
         return None
     return pairs
+
+
+POLARITY_NOT_INTEGERS = ("%d polarity is written with 0.0/1.0 or false/true instead of the integers 0/1; "
+                         "read as 0/1",
+                         "%d polarities are written with 0.0/1.0 or false/true instead of the integers 0/1; "
+                         "read as 0/1")
+
+
+def _bit(value: Any) -> Optional[int]:
+    """0 or 1 for a value equal to it that is not the integer itself (0.0, 1.0, false, true)."""
+    if type(value) in (bool, float) and value in (0, 1):
+        return int(value)
+    return None
 
 
 def _consistent(reviews: List[Review], field_name: str, problems: Problems) -> bool:
@@ -261,7 +279,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     if not has_aspects:
         notes.append("No aspects were submitted: ATE and ABSA are not reported.")
     return TrackResult(
-        track="absita", title=TITLE, scores=scores, details=details, notes=notes,
+        track="absita", title=TITLE, scores=scores, details=details, notes=notes, warnings=problems.warnings,
         private=[{"id_sentence": identifier, "ate": vars(s.ate), "absa": vars(s.absa),
                   "squared_error": s.squared_error} for identifier, s in per_review],
     )
