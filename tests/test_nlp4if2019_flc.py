@@ -158,6 +158,21 @@ def test_spans_past_the_article_text_are_scored_as_official(tmp_path):
         "1 span starts at or past the end of its article's text; it matches no gold span; first at line 2"]
 
 
+def test_clause_d_overlapping_predictions_would_inflate_recall(tmp_path):
+    """Overlapping predictions of one technique are refused (the official scorer refuses them too,
+    without -m): counted as given ("keep") the training gold submitted twice has recall 2."""
+    source = shared_path(*FLC, "train-labels-FLC")
+    rows = "".join(path.read_text(encoding="utf-8") for path in sorted(source.glob("*.labels")))
+    submission = tmp_path / flc.FILE_NAME
+    submission.write_text(rows + rows, encoding="utf-8")
+    inflated = flc.score(str(source), str(submission), flc.FILE_NAME, Options(overlapping_predictions="keep"),
+                         str(tmp_path))
+    assert inflated.scores["flc_recall"] == 2.0 and inflated.scores["flc_f1"] > 1.3
+    with pytest.raises(SubmissionError) as error:
+        flc.score(str(source), str(submission), flc.FILE_NAME, Options(), str(tmp_path))
+    assert "spans overlap" in error.value.lines[0]
+
+
 def test_gold_spans_past_their_text_are_a_reference_data_error(tmp_path):
     from scorer.problems import ReferenceDataError
     gold = tmp_path / "ref" / flc.GOLD_FOLDER

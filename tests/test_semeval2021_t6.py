@@ -322,6 +322,21 @@ def test_st2_duplicate_id_last_copy_wins_as_official(tmp_path):
     assert result.warnings[0].startswith("1 id appears more than once; its last copy is scored")
 
 
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_st2_clause_d_overlapping_predictions_would_inflate_the_score(split, tmp_path):
+    """The one clause-(d) refusal of ST2 (refusal policy): predicted spans of one technique that
+    overlap. The official sums count every pair, so the gold submitted twice scores F1 1.333333
+    (R 2) where the gold itself scores 1; the default refuses it."""
+    path = gold("%s_set_task2.txt" % split)
+    doubled = _map_spans(load(path), lambda r: r["labels"] * 2)
+    inflated = score_records(t6_st2, path, doubled, tmp_path, overlapping_predictions="keep")
+    assert printed(inflated) == st2_official(path, doubled) == ["1.333333", "1.000000", "2.000000"]
+    assert score_records(t6_st2, path, load(path), tmp_path)["t6_st2_f1"] == 1.0
+    with pytest.raises(SubmissionError) as error:
+        score_records(t6_st2, path, doubled, tmp_path)
+    assert "spans overlap" in error.value.lines[0]
+
+
 def test_st2_merge_policy_on_training_gold(tmp_path):
     path = gold("training_set_task2.txt")
     scores = score_records(t6_st2, path, load(path), tmp_path, overlapping_predictions="merge")
