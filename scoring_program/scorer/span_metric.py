@@ -222,16 +222,13 @@ def wholly_past_the_text(noun: str) -> Tuple[str, str]:
             "%%d spans start at or past the end of their %s's text; they match no gold span" % noun)
 
 
-def warn_if_past_the_text(start: int, end: int, length: Optional[int], noun: str, problems, where) -> None:
-    """Count the warnings for a submitted span of a text of ``length`` characters (None: unknown).
-
-    ``where`` is called only when the span is past the text, to name its place.
-    """
+def warn_if_past_the_text(start: int, end: int, length: Optional[int], noun: str, problems, where: str) -> None:
+    """Count the warnings for a submitted span ``where`` of a text of ``length`` characters
+    (None: unknown)."""
     if length is not None and end > length:
-        place = where()
-        problems.warn(past_the_text(noun), place)
+        problems.warn(past_the_text(noun), where)
         if start >= length:
-            problems.warn(wholly_past_the_text(noun), place)
+            problems.warn(wholly_past_the_text(noun), where)
 
 
 def _short(value: object) -> str:

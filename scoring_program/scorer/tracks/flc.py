@@ -70,7 +70,7 @@ def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text
                 length = text_lengths.get(article)
                 if start < end and (length is None or end <= length or submitted):
                     if length is not None and end > length:
-                        warn_if_past_the_text(start, end, length, "article", problems, lambda: "line %d" % number)
+                        warn_if_past_the_text(start, end, length, "article", problems, "line %d" % number)
                     triples = spans_of.get(article)
                     if triples is None:
                         triples = declare(article)
@@ -117,7 +117,7 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
         problems.add(where, "end=%s is too large (at most %d)" % (_clip(end_text), MAX_OFFSET))
         return
     if submitted:
-        warn_if_past_the_text(start, end, length, "article", problems, lambda: where)  # type: ignore[arg-type]
+        warn_if_past_the_text(start, end, length, "article", problems, where)  # type: ignore[arg-type]
     store.add(article, technique, start, end)  # type: ignore[arg-type]
 
 

@@ -86,13 +86,12 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
                 technique, span = _read_span(label, known, problems, where, is_gold)
                 if span is None:
                     continue
-            if length is not None and span[1] > length:
+            if length is not None and span[1] > length:  # (rare: the place is named only here)
+                where = "%s, label %d" % (record_where(index, record), number)
                 if is_gold:
-                    problems.add("%s, label %d" % (record_where(index, record), number),
-                                 offset_problem(span[0], span[1], length))
+                    problems.add(where, offset_problem(span[0], span[1], length))
                     continue
-                warn_if_past_the_text(span[0], span[1], length, "meme", problems,
-                                      lambda: "%s, label %d" % (record_where(index, record), number))
+                warn_if_past_the_text(span[0], span[1], length, "meme", problems, where)
             group = spans.get(technique)
             if group is None:
                 spans[technique] = [span]
