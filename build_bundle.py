@@ -5,7 +5,7 @@
 
 1. validates competition.yaml against the scoring program's tracks and both platforms' rules;
 2. writes dist/competition_bundle.zip (competition.yaml, pages, logo, and the nested zips:
-   scoring program with nltk/regex vendored, reference data and public data per phase, starting
+   scoring program with the nltk files it loads vendored, reference data and public data per phase, starting
    kit) and dist/starting_kit.zip, reproducibly (same sources, same bytes);
 3. checks the bundle: unpacks it as Codalab v1.5 and Codabench do and runs every phase's sample
    submission and a broken one in both workers' layouts.

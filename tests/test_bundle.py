@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import datetime
 import hashlib
+import io
 import os
 import shutil
 import subprocess
@@ -63,10 +64,13 @@ def test_bundle_layout(built):
             names = program.namelist()
             assert "metadata" in names and "score.py" in names
             assert "nltk_data/tokenizers/punkt/PY3/english.pickle" in names
-            for tag in ("37m", "38", "39", "310", "311", "312"):
-                assert "vendor/regex/_regex.cpython-%s-x86_64-linux-gnu.so" % tag in names
+            assert "vendor/nltk/tokenize/punkt.py" in names and "vendor/nltk/VERSION" in names
+            assert not [n for n in names if n.startswith("vendor/regex/") or n.startswith("vendor/nltk/chat/")]
+        # the lean program and kit (they were 95% nltk and regex files the scorer never loads)
+        assert bundle.getinfo("scoring_program.zip").file_size <= 1.5 * 10 ** 6
         with zipfile.ZipFile(bundle.open("dev_reference_data.zip")) as ref:
             assert "semeval2021_t6_st1.json" in ref.namelist()  # contents, no wrapping folder
+    assert (out / "starting_kit.zip").stat().st_size <= 2 * 10 ** 6
     for layout in ("v1.5", "codabench"):
         for phase in ("Development", "Test"):
             assert "%s, phase %s, sample submission: exit 0, %d leaderboard scores" % (layout, phase, len(ALL_KEYS)) in stdout
@@ -76,6 +80,18 @@ def test_bundle_layout(built):
 def _pythons():
     from test_score_contract import _pythons as find
     return find()
+
+
+def test_the_program_and_what_it_vendors_need_python_3_7_at_most(built, tmp_path):
+    pytest.importorskip("vermin")
+    out, _ = built
+    with zipfile.ZipFile(out / "competition_bundle.zip") as bundle:
+        zipfile.ZipFile(io.BytesIO(bundle.read("scoring_program.zip"))).extractall(tmp_path / "program")
+    assert (tmp_path / "program" / "vendor" / "nltk" / "tokenize" / "punkt.py").is_file()
+    process = subprocess.run([str(Path(sys.executable).parent / "vermin"), "--no-tips", "--violations", "-t=3.7-",
+                              "--no-parse-comments", "--eval-annotations", str(tmp_path / "program")],
+                             capture_output=True, text=True)
+    assert process.returncode == 0, process.stdout + process.stderr
 
 
 @pytest.mark.parametrize("python", _pythons())
