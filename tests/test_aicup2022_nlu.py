@@ -321,3 +321,46 @@ def test_another_nltk_or_none_is_refused_before_loading_it(tmp_path, version, ex
     first, loaded = process.stdout.strip().splitlines()
     assert expected in first
     assert loaded == "[]"
+
+
+def _real_rows():
+    path = next(p for p in shared_path(*NLU, "subset_predictions").iterdir() if p.name.startswith("wclu"))
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.reader(handle))  # header id,q,r, then the rows
+
+
+def _written(rows, delimiter=",", index=False, bom=False, newline="\n"):
+    """What pandas' to_csv writes for these rows (its default is QUOTE_MINIMAL, like csv's)."""
+    import io
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator=newline)
+    for number, row in enumerate(rows):
+        writer.writerow(([""] if number == 0 else [str(number - 1)]) + row if index else row)
+    return ("\ufeff" if bom else "") + buffer.getvalue()
+
+
+@pytest.mark.parametrize("variant,fragment", [
+    (dict(index=True), "line 1: an index column before id,q',r': the first column is empty in the header; "
+                       "write the file without it (pandas: to_csv(path, index=False))"),
+    (dict(delimiter=";", bom=True, newline="\r\n"),  # European Excel
+     "line 1: the columns are separated by semicolons (';'), as Excel writes CSV in some locales; separate "
+     "the columns with commas (pandas: to_csv(path, sep=\",\", index=False)"),
+    (dict(delimiter="\t"), "line 1: the columns are separated by TAB characters (a TSV file)"),
+])
+def test_the_usual_csv_mistakes_are_named_with_their_fix(tmp_path, variant, fragment):
+    rows = _real_rows()
+    (tmp_path / "sub.csv").write_text(_written(rows, **variant), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        nlu.score(str(shared_path(*NLU, GOLD)), str(tmp_path / "sub.csv"), nlu.FILE_NAME, Options(), str(tmp_path))
+    assert error.value.lines == ["%s: %s" % (nlu.FILE_NAME, fragment)] or fragment in error.value.lines[0]
+    assert len(error.value.lines) == 1
+    # the same rows written correctly score
+    (tmp_path / "sub.csv").write_text(_written(rows), encoding="utf-8")
+    result = nlu.score(str(shared_path(*NLU, GOLD)), str(tmp_path / "sub.csv"), nlu.FILE_NAME, Options(), str(tmp_path))
+    assert "%.6f" % result.scores["nlu_score"] == "0.775546"
+
+
+def test_an_index_column_without_header_is_named():
+    rows = '0,1,"a","b"\n1,2,"c","d"\n'
+    assert "the first column is a row number" in nlu.layout_problem(rows)
+    assert nlu.layout_problem('1,"a, b","c"\n2,"x","y"\n') is None

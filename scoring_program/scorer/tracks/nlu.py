@@ -11,6 +11,7 @@ chosen answer (the first in file order on a tie). Metric card: ``nlu.md`` beside
 
 from __future__ import annotations
 
+import io
 import os
 from ..structs import struct
 from typing import Dict, List, Optional, Tuple
@@ -70,8 +71,62 @@ def read_rows(text: str, name: str) -> List[Tuple[int, List[str]]]:
     return rows
 
 
+# The layouts the common tools write by mistake, told apart by the first records (refusal policy,
+# clause a: not this track's format); each with its fix.
+_OTHER_DELIMITERS = (
+    (";", "semicolons (';'), as Excel writes CSV in some locales",
+     "separate the columns with commas (pandas: to_csv(path, sep=\",\", index=False); Excel: save as "
+     "\"CSV UTF-8 (Comma delimited)\")"),
+    ("\t", "TAB characters (a TSV file)",
+     "separate the columns with commas (pandas: to_csv(path, sep=\",\", index=False))"),
+)
+
+
+def layout_problem(text: str) -> Optional[str]:
+    """Why the file is not ``id,q',r'`` CSV, when its first records show one of the usual
+    mistakes (another delimiter; pandas' index column), else None.
+
+    >>> layout_problem(',id,q,r\\n0,1,"a","b"\\n')[:62]
+    "an index column before id,q',r': the first column is empty in "
+    """
+    import csv
+
+    head = text[:1 << 16]
+    head = head[:head.rfind("\n") + 1] or head  # whole lines only
+
+    def widths(delimiter: str) -> List[int]:
+        reader = csv.reader(io.StringIO(head, newline=""), delimiter=delimiter)
+        try:
+            return [len(fields) for fields, _ in zip(reader, range(20)) if any(f.strip() for f in fields)]
+        except csv.Error:
+            return []
+
+    comma = widths(",")
+    if comma and all(width == 3 for width in comma):
+        return None
+    if comma and all(width == 4 for width in comma):
+        reader = csv.reader(io.StringIO(head, newline=""))
+        first = [fields[0].strip() for fields, _ in zip(reader, range(20)) if fields]
+        header = first[0].lower() in ("", "unnamed: 0") if first else False
+        numbers = [cell for cell in first[1:] if cell]
+        if header or (numbers and all(cell.isdigit() for cell in numbers)):
+            return ("an index column before id,q',r': the first column is %s; write the file without it "
+                    "(pandas: to_csv(path, index=False))"
+                    % ("empty in the header" if header else "a row number"))
+    for delimiter, found, fix in _OTHER_DELIMITERS:
+        other = widths(delimiter)
+        if other and all(width in (3, 4) for width in other) and len(set(other)) == 1:
+            return "the columns are separated by %s; %s" % (found, fix)
+    return None
+
+
 def parse_answers(text: str, name: str, problems: Problems, gold: bool) -> List[Row]:
     """Rows ``id,q',r'`` (or, for gold, the training layout ``id,q,r,s,q',r'[,...]``)."""
+    if not gold:
+        problem = layout_problem(text)
+        if problem:
+            problems.add("line 1", problem)
+            return []
     rows = read_rows(text, name)
     if not rows:
         problems.add("", "no rows; expected lines id,q',r'")
