@@ -173,6 +173,22 @@ def test_clause_d_overlapping_predictions_would_inflate_recall(tmp_path):
     assert "spans overlap" in error.value.lines[0]
 
 
+def test_a_header_line_is_skipped_with_a_warning(tmp_path):
+    gold = tmp_path / "ref" / flc.GOLD_FOLDER
+    gold.mkdir(parents=True)
+    (gold / "article7.task-FLC.labels").write_text("7\tDoubt\t0\t5\n")
+    submission = tmp_path / "sub.tsv"
+    submission.write_text("article_id\ttechnique\tstart\tend\n7\tDoubt\t0\t5\n")
+    result = flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
+    assert result.scores["flc_f1"] == 1.0
+    assert result.warnings == ["1 header line (column names, not a span) was skipped; the format has no "
+                               "header; first at line 1"]
+    submission.write_text("7\tDoubt\t0\t5\narticle_id\ttechnique\tstart\tend\n")  # not a header there
+    with pytest.raises(SubmissionError) as error:
+        flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
+    assert "line 2: unknown technique 'technique'" in error.value.lines[0]
+
+
 def test_gold_spans_past_their_text_are_a_reference_data_error(tmp_path):
     from scorer.problems import ReferenceDataError
     gold = tmp_path / "ref" / flc.GOLD_FOLDER

@@ -33,6 +33,8 @@ GOLD_FOLDER = "nlp4if2019_flc"
 FILE_NAME = "nlp4if2019_flc.tsv"
 ALL_TECHNIQUES = "(any technique)"  # the single label of the fragments-only mode
 
+HEADER_SKIPPED = ("%d header line (column names, not a span) was skipped; the format has no header",
+                  "%d header lines were skipped")  # (only line 1 is ever taken for one)
 _GOLD_FILE = re.compile(r"^article(\d+).*\.labels$")
 _OFFSET = re.compile(r"^[+-]?\d+$")
 
@@ -98,6 +100,10 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
                             "found %d%s" % (len(fields), hint))
         return
     article, technique, start_text, end_text = (field.strip() for field in fields)
+    if number == 1 and submitted and _offset(start_text) is None and _offset(end_text) is None \
+            and technique not in store.technique_number:
+        problems.warn(HEADER_SKIPPED, where)  # a column-name line: nothing to score in it
+        return
     if not article:
         problems.add(where, "the article id is empty")
         return
