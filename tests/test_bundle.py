@@ -237,11 +237,13 @@ def test_kit_contents(kit):
 
 def test_score_locally_runs_the_same_program(kit, tmp_path):
     process = subprocess.run([sys.executable, str(kit / "score_locally.py"), str(kit / "sample_submission.zip"),
-                              "--ref", str(ROOT / "reference_data" / "dev"), "--out", str(tmp_path / "out")],
+                              "--ref", str(ROOT / "reference_data" / "dev"), "--out", str(tmp_path / "out"),
+                              "--items", str(tmp_path / "items")],
                              capture_output=True, text=True, cwd=str(tmp_path))
     assert process.returncode == 0, process.stderr
     assert "t6_st1_f1_micro:" in process.stdout and "detailed results:" in process.stdout
-    assert (tmp_path / "out" / "detailed_results.html").exists()
+    assert sorted(os.listdir(tmp_path / "out")) == ["detailed_results.html", "scores.json", "scores.txt"]
+    assert sorted(os.listdir(tmp_path / "items")) == sorted("%s_items.json" % t.name for t in TRACKS)
 
 
 def test_score_locally_needs_gold_and_says_so(kit, tmp_path):
