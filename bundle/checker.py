@@ -484,6 +484,10 @@ def check_bundles(v15_path: str, codabench_path: str, samples: Dict[str, bytes],
         if sample is None:
             report.fail("phase %s: no sample submission to run" % phase.get("label"))
             continue
+        with zipfile.ZipFile(io.BytesIO(sample)) as archive:
+            if any(name.split("/")[-1] == "metadata" for name in archive.namelist()):
+                report.fail("phase %s: the sample submission holds a file named metadata: Codabench (and v1.5 "
+                            "in a code phase) would run it as a code submission" % phase["label"])
         for layout, files, zips in (("v1.5", v15["files"], phase), ("codabench", codabench["files"], task)):
             label = "phase %s" % phase["label"]
             jobs.append((files, zips, sample, layout, label + ", sample submission", True, None))
@@ -513,7 +517,8 @@ def check_bundles(v15_path: str, codabench_path: str, samples: Dict[str, bytes],
     report.verified["Codalab v1.5"].append("the worker's layout (run/, nested zips, input/metadata, $tmp)")
     report.verified["Codalab v1.5"].append("output/ = scores and detailed results only")
     report.verified["Codalab v1.5"].append("detailed results uploaded complete under the watcher's timing")
-    report.verified["Codabench"].append("the worker's layout (res/metadata from the prediction step)")
+    report.verified["Codabench"].append("the worker's layout (res/metadata from the prediction step; "
+                                        "no metadata file in the sample submissions)")
     report.verified["Codabench"].append("no gold in the downloadable output/")
     track_keys = {track.name: [key for key in keys if key in track.keys] for track in TRACKS}
     if singles["v1.5"] != singles["codabench"] or full["v1.5"] != full["codabench"]:

@@ -15,7 +15,7 @@ Exit status 0 when every submitted file was scored, otherwise 1 with one line pe
 stderr. Standard library only, Python 3.7 to 3.12.
 
 On the Codalab v1.5 worker the program stays alive a few seconds after its last write (see
-``scorer/platform.py``), so that the worker's watcher uploads the complete detailed results.
+``scorer/workers.py``), so that the worker's watcher uploads the complete detailed results.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ PROGRAM_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, PROGRAM_DIR)
 
 from scorer.options import load_options  # noqa: E402
-from scorer.platform import wait_for_v15_watcher  # noqa: E402
+from scorer.workers import wait_for_v15_watcher  # noqa: E402
 from scorer.problems import ReferenceDataError, SubmissionError, capped  # noqa: E402
 from scorer.registry import TRACKS  # noqa: E402
 from scorer.report import (collect_scores, leaderboard_scores, write_html, write_items,  # noqa: E402

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from bundle.checker import Report, Run, _judge, check_ranking, codabench_order  # noqa: E402
 from bundle.watcher import DetailedResultsWatcher  # noqa: E402
-from scorer.platform import V15_WATCHER_WAIT_SECONDS, is_v15_worker_layout  # noqa: E402
+from scorer.workers import V15_WATCHER_WAIT_SECONDS, is_v15_worker_layout  # noqa: E402
 from scorer.registry import ALL_KEYS, TRACKS  # noqa: E402
 from scorer.report import not_entered_value  # noqa: E402
 
