@@ -139,8 +139,9 @@ def v2_config(config: Dict[str, Any]) -> Dict[str, Any]:
     v2["leaderboards"] = [{
         "title": board["label"], "key": str(board_key), "submission_rule": SUBMISSION_RULE,
         "primary_index": [key for key, _ in columns].index(ranking),
-        "columns": [{"title": column["label"], "key": key, "index": index,
-                     "sorting": column.get("sort", "desc"), "precision": int(column["numeric_format"])}
+        "columns": [dict({"title": column["label"], "key": key, "index": index,
+                          "sorting": column.get("sort", "desc"), "precision": int(column["numeric_format"])},
+                         **({"hidden": True} if column.get("hidden") else {}))
                     for index, (key, column) in enumerate(columns)],
     }]
     return v2

@@ -283,3 +283,9 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
             if track.find_gold(path) is None:
                 add("phase %s: the leaderboard shows track %s but %s has no gold for it (%s)"
                     % (phase.get("label"), track.name, path, " or ".join(track.gold_names or (track.filename,))))
+        for track in tracks:  # the scorer writes every key of the phase's tracks (not entered: ranks last)
+            missing = [key for key in track.keys if key not in board["columns"]]
+            if missing and track.find_gold(path) is not None:
+                add("phase %s: %s has gold for track %s, whose keys the scorer writes on every submission; "
+                    "make each a column (hidden: true hides one): %s"
+                    % (phase.get("label"), path, track.name, ", ".join(missing)))

@@ -9,8 +9,9 @@ OUTPUT/    scores.txt, scores.json, detailed_results.html: nothing else, and not
 --items DIR  (local runs only) per-item details, which reveal gold, and the full text of
            reference-data problems and internal errors
 
-Every track whose gold is in ref/ and whose file is in res/ is scored. Every leaderboard key is
-written: a track the submission did not enter gets a value that ranks last (scorer/report.py).
+Every track whose gold is in ref/ and whose file is in res/ is scored. Every key of the phase's
+tracks is written: a track the submission did not enter gets a value that ranks last
+(scorer/report.py); the build makes each of these keys a leaderboard column.
 Exit status 0 when every submitted file was scored, otherwise 1 with one line per problem on
 stderr. Standard library only, Python 3.7 to 3.12.
 
@@ -148,7 +149,7 @@ class Outcome:
     def finish(self):
         """Write every output; exit 1 if anything could not be scored."""
         scores = collect_scores(self.results)
-        write_scores(self.output_dir, leaderboard_scores(scores))
+        write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks))
         shown = capped(self.problems, more=self.hidden, stopped=self.stopped)
         not_entered = [name for name in self.phase_tracks if name not in self.submitted]
         write_html(self.output_dir, self.results, shown, not_entered, self.detail)

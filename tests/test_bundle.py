@@ -180,6 +180,7 @@ def _mutate(function):
     (lambda c: c["phases"][2].update(leaderboard_management_mode="hide_results"), "must be default"),
     (lambda c: c["phases"][1].pop("max_submissions"), "set max_submissions explicitly"),
     (lambda c: c["codabench"].update(hide_output=True), "hide_output is refused"),
+    (lambda c: c["leaderboard"]["columns"].pop("ate_recall"), "make each a column (hidden: true hides one): ate_recall"),
     (lambda c: c["codabench"].update(hide_score_output=False), "hide_score_output must stay true"),
     (lambda c: c["codabench"].update(submission_rule="Force_Best"), "not a known Codabench setting"),
     (lambda c: c["leaderboard"]["columns"]["flc_f1"]["column_group"].update(label="nlp4if-2019 FLC"),

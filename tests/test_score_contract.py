@@ -82,6 +82,8 @@ def test_every_leaderboard_key_is_written_and_a_track_not_entered_ranks_last(tmp
     assert page.count(": not entered</h2>") == len(TRACKS) - 1
     assert "sa_rmse = 9999999999" in page and "t6_st1_f1_micro = -1" in page
     assert "t6_st1: not entered" in run.stdout
+    no_nlu_gold = run_score(tmp_path, {name: REF[name] for name in STDLIB_ONLY}, {"semeval2021_t6_st3.json": ST3_GOLD})
+    assert list(no_nlu_gold.all_scores) == [key for key in ALL_KEYS if key not in BY_NAME["nlu"].keys]
 
 
 def test_metadata_is_only_command_and_description():

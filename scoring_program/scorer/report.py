@@ -20,7 +20,7 @@ import math
 import os
 from typing import Dict, List, Sequence
 
-from .registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
+from .registry import BY_NAME, LOWER_IS_BETTER
 from .result import Columns, TrackResult
 
 MIN_DECIMALS = 9
@@ -63,9 +63,11 @@ def collect_scores(results: Sequence[TrackResult]) -> Dict[str, float]:
     return scores
 
 
-def leaderboard_scores(scores: Dict[str, float]) -> Dict[str, float]:
-    """Every leaderboard key in registry order: the scored ones, and not-entered values."""
-    return {key: scores[key] if key in scores else not_entered_value(key) for key in ALL_KEYS}
+def leaderboard_scores(scores: Dict[str, float], phase_tracks: Sequence[str]) -> Dict[str, float]:
+    """Every key of the phase's tracks (the build makes each a leaderboard column), in registry
+    order: the scored ones, and not-entered values for the others."""
+    keys = [key for name in phase_tracks for key in BY_NAME[name].keys]
+    return {key: scores[key] if key in scores else not_entered_value(key) for key in keys}
 
 
 def write_scores(output_dir: str, scores: Dict[str, float]) -> None:
