@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Score a submission on your machine with the very same scoring program as the platform.
 
-    python3 score_locally.py SUBMISSION [--phase dev] [--ref GOLD_DIR] [--out scoring_output]
+    python3 score_locally.py SUBMISSION [--phase dev] [--ref GOLD_DIR] [--out scoring_output] [--items DIR]
 
 SUBMISSION is the zip you would upload (or a folder with the same files). The gold of the phase is
 GOLD_DIR, or reference_data/<phase> of the repository when it is there. This builds Codalab's
 layout (input/ref, input/res, output) in a temporary folder, runs scoring_program/score.py, prints
-the scores, and keeps the outputs (scores.txt, detailed_results.html) in --out.
+the scores, and keeps the outputs (scores.txt, detailed_results.html) in --out; with --items, the
+per-item details (one <track>_items.json per track), which the platform never shows.
 Standard library only; Python 3.7 or newer.
 """
 
@@ -80,7 +81,8 @@ def default_reference(phase: str) -> str:
                    "files), or check the format only with check_format.py" % phase)
 
 
-def run_scoring(reference_dir: str, submission: str, out_dir: str, quiet: bool = False) -> int:
+def run_scoring(reference_dir: str, submission: str, out_dir: str, quiet: bool = False,
+                items_dir: str = "") -> int:
     program = find_program()
     with tempfile.TemporaryDirectory(prefix="score-locally-") as work:
         input_dir = os.path.join(work, "input")
@@ -88,7 +90,8 @@ def run_scoring(reference_dir: str, submission: str, out_dir: str, quiet: bool =
         stage_submission(submission, os.path.join(input_dir, "res"))
         if os.path.isdir(out_dir):
             shutil.rmtree(out_dir)
-        process = subprocess.run([sys.executable, program, input_dir, out_dir],
+        command = [sys.executable, program, input_dir, out_dir] + (["--items", items_dir] if items_dir else [])
+        process = subprocess.run(command,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if not quiet:
         sys.stdout.write(process.stdout)
@@ -102,11 +105,13 @@ def main(argv=None) -> int:
     parser.add_argument("--phase", default="dev", help="the phase whose gold to use (default: dev)")
     parser.add_argument("--ref", help="the folder with the phase's gold files")
     parser.add_argument("--out", default="scoring_output", help="where to keep the outputs")
+    parser.add_argument("--items", default="", help="also write the per-item details into this folder")
     args = parser.parse_args(argv)
     try:
         reference = os.path.abspath(args.ref) if args.ref else default_reference(args.phase)
         out_dir = os.path.abspath(args.out)
-        code = run_scoring(reference, args.submission, out_dir)
+        code = run_scoring(reference, args.submission, out_dir,
+                           items_dir=os.path.abspath(args.items) if args.items else "")
     except KitError as error:
         print("score_locally: %s" % error, file=sys.stderr)
         return 2

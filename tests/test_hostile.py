@@ -2,7 +2,8 @@
 
 Every case runs score.py as the platform does, on a gold that carries canary strings, and checks
 the exit status, that the message names the right place, that no traceback reaches the
-participant, and that no canary appears outside output/private/.
+participant, and that no canary appears on stdout, stderr or anywhere in output/ (Codabench lets
+participants download the whole folder); per-item details go only to a local run's --items folder.
 """
 
 from __future__ import annotations
@@ -164,10 +165,10 @@ def workdir(tmp_path_factory):
 
 
 def public_text(run) -> str:
-    """Everything a participant can see: stdout, stderr and output/ outside private/."""
+    """Everything a participant can see: stdout, stderr and all of output/."""
     text = run.stdout + run.stderr
     for path in run.output.rglob("*"):
-        if path.is_file() and "private" not in path.relative_to(run.output).parts:
+        if path.is_file():
             text += path.read_text(encoding="utf-8", errors="replace")
     return text
 
@@ -200,10 +201,11 @@ def test_scored_with_a_warning(workdir, name, content, warning, expected):
 
 @pytest.mark.parametrize("name", sorted(VALID))
 def test_valid_submissions_leak_nothing(workdir, name):
-    run = run_score(workdir, GOLD, {name: VALID[name]})
+    run = run_score(workdir, GOLD, {name: VALID[name]}, items=True)
     assert run.returncode == 0, run.stderr
     assert CANARY not in public_text(run) and CANARY.lower() not in public_text(run)
-    assert list((run.output / "private").glob("*_items.json"))  # the details went there
+    assert sorted(p.name for p in run.output.iterdir()) == ["detailed_results.html", "scores.json", "scores.txt"]
+    assert list(run.items.glob("*_items.json"))  # the details went to the local run's folder only
 
 
 @pytest.mark.parametrize("res,fragment", [

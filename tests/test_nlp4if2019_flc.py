@@ -282,10 +282,10 @@ def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, de
 
 
 def test_private_details_are_columns_that_add_up_to_the_totals(tmp_path):
-    from scorer.report import write_private
+    from scorer.report import write_items
     result = score_case(tmp_path, "p10_split", Options())
-    write_private(str(tmp_path / "out"), [result], [])
-    columns = json.loads((tmp_path / "out" / "private" / "flc_items.json").read_text(encoding="utf-8"))
+    write_items(str(tmp_path / "items"), [result], [])
+    columns = json.loads((tmp_path / "items" / "flc_items.json").read_text(encoding="utf-8"))
     assert list(columns) == ["article", "technique", "precision_sum", "recall_sum", "predicted", "gold"]
     assert len({len(values) for values in columns.values()}) == 1
     assert sum(columns["gold"]) == result.details["gold spans"]

@@ -81,7 +81,7 @@ class Problems:
         """For gold files: public lines say where, never what (the message could quote gold)."""
         if self.entries:
             public = [_line("reference data " + self.filename, where,
-                            "invalid (details in the organisers' private output)")
+                            "invalid")
                       for where, _ in self.entries]
             raise ReferenceDataError(public, self.lines)
 
@@ -107,7 +107,7 @@ class ReferenceDataError(Exception):
     """The reference data (gold) of a phase is broken: an organiser problem, never a participant's.
 
     ``public`` lines (stderr) name the file and the place but never the gold content; ``private``
-    lines (``output/private/``) say what is wrong.
+    lines (only in a local run's ``--items`` folder) say what is wrong.
     """
 
     def __init__(self, public: Sequence[str], private: Sequence[str] = ()) -> None:
