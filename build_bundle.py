@@ -30,7 +30,7 @@ import os
 import shutil
 import sys
 import tempfile
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
@@ -101,10 +101,27 @@ def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[
     return settings, problems
 
 
+def load_yaml(path: str) -> Tuple[str, Any, str]:
+    """(text, value, problem) of competition.yaml; the problem is one line naming the place."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        return text, yaml.safe_load(text), ""
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = "line %d, column %d: " % (mark.line + 1, mark.column + 1) if mark else ""
+        line = text.split("\n")[mark.line] if mark and mark.line < text.count("\n") + 1 else ""
+        hint = ("YAML indents with spaces only; replace the TAB character(s) on that line with spaces"
+                if "\t" in line or "\t" in str(getattr(error, "problem", "")) else
+                "not valid YAML (%s)" % getattr(error, "problem", error))
+        return text, None, "competition.yaml: %s%s" % (where, hint)
+
+
 def build(reference_root: str, out_dir: str, cache: str, check: bool, python: List[str]) -> int:
-    with open(os.path.join(ROOT, "competition.yaml"), encoding="utf-8") as handle:
-        yaml_text = handle.read()
-    config = yaml.safe_load(yaml_text)
+    yaml_text, config, problem = load_yaml(os.path.join(ROOT, "competition.yaml"))
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     problems = validate(config, PAGES, reference_root, TRACKS, LOWER_IS_BETTER)
     if not problems:
         settings, problems = phase_settings(config, reference_root)
@@ -164,34 +181,47 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
     codabench = dict(files, **{"competition.yaml": v2.encode("utf-8")})
     for phase in phases:
         codabench[solution_name(phase)] = samples[phase["reference_data"]]
+    # Written to a staging folder, checked there, and moved to out_dir only when the check passes:
+    # zips that failed their check must never wait in dist/ to be uploaded.
     os.makedirs(out_dir, exist_ok=True)
-    v15_path = os.path.join(out_dir, "competition_bundle.zip")
-    codabench_path = os.path.join(out_dir, "codabench_bundle.zip")
-    # competition.yaml must be the first entry that contains ".yaml" (v1.5 takes the first one)
-    write_zip(v15_path, {}, v15.items(), first=("competition.yaml",))
-    write_zip(codabench_path, {}, codabench.items(), first=("competition.yaml",))
-    with open(os.path.join(out_dir, "starting_kit.zip"), "wb") as handle:
-        handle.write(kit_zip)
-    for path, where in ((v15_path, "upload to Codalab v1.5 (codalab.lisn.upsaclay.fr and other v1.5 sites)"),
-                        (codabench_path, "upload to Codabench (codabench.org): a native version-2 bundle")):
-        digest = hashlib.sha256(_read(path)).hexdigest()
-        print("wrote %s (%d bytes, sha256 %s): %s" % (path, os.path.getsize(path), digest, where))
-    print("wrote %s (also inside both bundles)" % os.path.join(out_dir, "starting_kit.zip"))
-    for line in date_lines(config):
-        print("dates: " + line)
-    for line in ignored_keys(config):
-        print("note: " + line)
-    if not check:
-        return 0
-    report = Report()
-    check_bundles(v15_path, codabench_path, samples, broken_submission(), python, report)
-    for line in report.lines:
-        print("check: ok: " + line)
-    for line in report.problems:
-        print("check: FAILED: " + line, file=sys.stderr)
-    if report.problems:
-        return 1
-    print("check: " + report.summary())
+    outputs = (("competition_bundle.zip", "upload to Codalab v1.5 (codalab.lisn.upsaclay.fr and other v1.5 sites)"),
+               ("codabench_bundle.zip", "upload to Codabench (codabench.org): a native version-2 bundle"),
+               ("starting_kit.zip", "for participants (also inside both bundles)"))
+    for name, _ in outputs:
+        if os.path.exists(os.path.join(out_dir, name)):
+            os.remove(os.path.join(out_dir, name))  # a stale zip of an earlier build is no answer either
+    with tempfile.TemporaryDirectory(dir=out_dir, prefix=".staging-") as staging:
+        v15_path = os.path.join(staging, "competition_bundle.zip")
+        codabench_path = os.path.join(staging, "codabench_bundle.zip")
+        # competition.yaml must be the first entry that contains ".yaml" (v1.5 takes the first one)
+        write_zip(v15_path, {}, v15.items(), first=("competition.yaml",))
+        write_zip(codabench_path, {}, codabench.items(), first=("competition.yaml",))
+        with open(os.path.join(staging, "starting_kit.zip"), "wb") as handle:
+            handle.write(kit_zip)
+        for line in date_lines(config):
+            print("dates: " + line)
+        for line in ignored_keys(config):
+            print("note: " + line)
+        if check:
+            report = Report()
+            check_bundles(v15_path, codabench_path, samples, broken_submission(), python, report)
+            for line in report.lines:
+                print("check: ok: " + line)
+            for line in report.problems:
+                print("check: FAILED: " + line, file=sys.stderr)
+            if report.problems:
+                print("build: the check failed (%d problem%s above; the first: %s); no zip was written to %s: "
+                      "fix the reference data, competition.yaml or phase_settings/ as the lines above say, "
+                      "then build again" % (len(report.problems), "" if len(report.problems) == 1 else "s",
+                                            report.problems[0].split("\n")[0], out_dir), file=sys.stderr)
+                return 1
+        for name, where in outputs:
+            path = os.path.join(out_dir, name)
+            os.replace(os.path.join(staging, name), path)
+            digest = hashlib.sha256(_read(path)).hexdigest()
+            print("wrote %s (%d bytes, sha256 %s): %s" % (path, os.path.getsize(path), digest, where))
+    if check:
+        print("check: " + report.summary())
     return 0
 
 

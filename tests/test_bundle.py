@@ -328,3 +328,68 @@ def test_public_data_has_no_answers(tmp_path):
     text = "".join(p.read_text(encoding="utf-8") for p in tmp_path.rglob("*") if p.is_file())
     assert '"labels"' not in text and '"aspects"' not in text and '"polarities"' not in text
     assert not list(tmp_path.rglob("*.labels"))
+
+
+# --- organiser traps ---------------------------------------------------------------------------------
+
+def _build_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("build_bundle_under_test", str(ROOT / "build_bundle.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_failed_check_leaves_no_zip_and_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    build_bundle = _build_module()
+    (tmp_path / "competition_bundle.zip").write_bytes(b"a stale zip of an earlier build")
+
+    def failing_check(v15_path, codabench_path, samples, broken, python, report):
+        assert os.path.isfile(v15_path) and os.path.isfile(codabench_path)  # checked where they were written
+        report.fail("v1.5, phase Test, sample submission: exit 1:\nwhy")
+
+    monkeypatch.setattr(build_bundle, "check_bundles", failing_check)
+    code = build_bundle.main(["--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing left, the stale zip included
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("build: the check failed (1 problem above; the first: v1.5, phase Test, sample "
+                           "submission: exit 1:); no zip was written to %s: fix" % tmp_path)
+
+
+def test_every_zip_is_printed_with_its_sha256(built):
+    out, stdout = built
+    for name in ("competition_bundle.zip", "codabench_bundle.zip", "starting_kit.zip"):
+        line = next(l for l in stdout.splitlines() if l.startswith("wrote %s (" % (out / name)))
+        assert "sha256 %s)" % sha256(out / name) in line
+
+
+def test_a_tab_in_competition_yaml_is_one_clear_line(tmp_path):
+    build_bundle = _build_module()
+    path = tmp_path / "competition.yaml"
+    path.write_text("title: x\nphases:\n\t1:\n    label: Development\n", encoding="utf-8")
+    _, config, problem = build_bundle.load_yaml(str(path))
+    assert config is None
+    assert problem == ("competition.yaml: line 3, column 1: YAML indents with spaces only; replace the TAB "
+                       "character(s) on that line with spaces")
+    path.write_text("title: [x\n", encoding="utf-8")
+    assert build_bundle.load_yaml(str(path))[2].startswith("competition.yaml: line 2, column 1: not valid YAML")
+
+
+def test_missing_gold_and_missing_nlu_test_input_say_how_to_fix_them(tmp_path):
+    shutil.copytree(ROOT / "reference_data", tmp_path / "ref")
+    (tmp_path / "ref" / "test" / "aicup2022_nlu_test.csv").unlink()
+    (tmp_path / "ref" / "test" / "semeval2021_t6_st3.json").unlink()
+    problems = validate(load_config(), str(ROOT / "pages"), str(tmp_path / "ref"), TRACKS, LOWER_IS_BETTER)
+    assert any("phase Test: the leaderboard shows track t6_st3 but" in p and "remove the track from the "
+               "competition: its leaderboard.columns t6_st3_f1_micro, t6_st3_f1_macro in competition.yaml" in p
+               for p in problems), problems
+    assert any(p.startswith("phase Test: ") and "has aicup2022_nlu.csv but not aicup2022_nlu_test.csv: add "
+               "the task's released test input (id,q,r,s) there" in p for p in problems), problems
+
+
+def test_the_readme_says_where_the_shared_data_comes_from():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "SHARED_DIR=/path/to/shared ./run_tests.sh" in readme
+    assert 'os.environ.get("SHARED_DIR"' in (ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")
