@@ -393,3 +393,23 @@ def test_the_readme_says_where_the_shared_data_comes_from():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "SHARED_DIR=/path/to/shared ./run_tests.sh" in readme
     assert 'os.environ.get("SHARED_DIR"' in (ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")
+
+
+def test_the_kit_readme_lists_every_technique_and_the_baseline_scores(built, tmp_path):
+    from scorer.tracks import flc, t6_st1, t6_st3
+    out, _ = built
+    with zipfile.ZipFile(out / "starting_kit.zip") as kit:
+        readme = kit.read("README.md").decode("utf-8")
+        (tmp_path / "sample.zip").write_bytes(kit.read("sample_submission.zip"))
+    for module in (t6_st1, t6_st3, flc):
+        assert "\n".join("- `%s`" % name for name in module.TECHNIQUES) in readme
+    assert "## The 18 technique names of `flc` (`nlp4if2019_flc.tsv`)" in readme
+    # the expected scores are those score.py gives the sample on the Development gold
+    zipfile.ZipFile(tmp_path / "sample.zip").extractall(tmp_path / "res")
+    dev = ROOT / "reference_data" / "dev"
+    run = run_score(tmp_path, {p.name: p for p in dev.iterdir()}, {p.name: p for p in (tmp_path / "res").iterdir()})
+    assert run.returncode == 0, run.stderr
+    table = {key.strip("`"): value.rstrip(" |") for key, value in (line.split(" | ")[1:3] for line in readme.splitlines()
+                                                     if line.startswith("| `") and line.count("|") == 4)}
+    assert table == {key: "%.6f" % value for key, value in run.scores.items()}
+    assert len(table) == len(ALL_KEYS)

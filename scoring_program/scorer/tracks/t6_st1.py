@@ -12,9 +12,10 @@ from ..result import TrackResult
 from ..techniques import SEMEVAL2021_T6_ST1_ST2
 
 TITLE = "SemEval-2021 Task 6, subtask 1: techniques in meme text"
+TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
-    return score_multilabel("t6_st1", TITLE, "t6_st1", SEMEVAL2021_T6_ST1_ST2,
+    return score_multilabel("t6_st1", TITLE, "t6_st1", TECHNIQUES,
                             gold_path, submission_path, name, options)

@@ -13,9 +13,10 @@ from ..result import TrackResult
 from ..techniques import SEMEVAL2021_T6_ST3
 
 TITLE = "SemEval-2021 Task 6, subtask 3: techniques in the whole meme"
+TECHNIQUES = SEMEVAL2021_T6_ST3
 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
-    return score_multilabel("t6_st3", TITLE, "t6_st3", SEMEVAL2021_T6_ST3,
+    return score_multilabel("t6_st3", TITLE, "t6_st3", TECHNIQUES,
                             gold_path, submission_path, name, options)
