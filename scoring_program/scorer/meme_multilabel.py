@@ -6,38 +6,35 @@ Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and th
 
 from __future__ import annotations
 
-from itertools import chain, repeat
 from operator import itemgetter
 from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import count_classes, micro_macro
 from .options import Options
 from .problems import Problems, reading_reference
-from .readers import load_json, read_text, record_where
-from .records import (check_duplicates, check_id_sets, label_problem, list_of_objects, record_limit,
-                      string_id, too_many_records)
+from .readers import record_where
+from .records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
 from .result import Columns, TrackResult
 
 # (id, set of labels, the labels as listed in the file) per record, in file order
-LabelSets = List[Tuple[str, FrozenSet[str], List[str]]]
+LabelSets = List[Tuple[str, FrozenSet[str], Sequence[str]]]
 
 
-def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int,
+def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: Optional[int],
                     problems: Problems, max_records: Optional[int] = None) -> LabelSets:
-    """(id, set of labels) per record; every problem goes to ``problems``."""
-    value = load_json(read_text(path, name, max_bytes), name)
-    if not too_many_records(value, max_records, problems, "memes"):
-        return []
+    """(id, set of labels, labels as listed) per record; every problem goes to ``problems``.
+
+    Records are parsed one at a time and kept as the class list's own strings: memory grows with
+    the records kept (at most ``max_records``), not with the text of the file.
+    """
+    canonical = {label: label for label in classes}
     known = frozenset(classes)
-    plain = _plain_records(value, known)
-    if plain is not None:
-        return plain
     records: LabelSets = []
     indices: List[int] = []  # each kept record's place in the file, for duplicate messages
-    for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
-        if problems.saturated:
-            break
-        identifier = string_id(record, index, problems)
+    for index, record in json_records(path, name, max_bytes, problems, max_records, "memes"):
+        identifier = record.get("id")
+        if type(identifier) is not str or not identifier:
+            identifier = string_id(record, index, problems)
         labels = record.get("labels")
         try:
             valid = type(labels) is list and known.issuperset(labels)
@@ -48,32 +45,12 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int
             if labels is None:
                 continue
         if identifier is not None:  # kept (with its valid labels) so that id checks still run
-            records.append((identifier, frozenset(labels), labels))
+            listed = tuple(map(canonical.__getitem__, labels))
+            records.append((identifier, frozenset(listed), listed))
             indices.append(index)
     check_duplicates((record[0] for record in records), problems,
                      lambda i: "record %d" % (indices[i] + 1))
     return records
-
-
-def _plain_records(value: object, known: FrozenSet[str]) -> Optional[LabelSets]:
-    """The records when every one is valid (checked with whole-list operations), else None.
-
-    None sends the file to the record-by-record reader, which names each problem.
-    """
-    if type(value) is not list or not {dict}.issuperset(map(type, value)):
-        return None
-    identifiers = list(map(dict.get, value, repeat("id")))
-    labels = list(map(dict.get, value, repeat("labels")))
-    if not {str}.issuperset(map(type, identifiers)) or not all(identifiers):
-        return None
-    if not {list}.issuperset(map(type, labels)) or len(set(identifiers)) != len(identifiers):
-        return None
-    try:
-        if not known.issuperset(chain.from_iterable(labels)):
-            return None
-    except TypeError:  # an unhashable label (a list or an object)
-        return None
-    return list(zip(identifiers, map(frozenset, labels), labels))
 
 
 def _checked_labels(record, index, classes, known, problems) -> Optional[List[str]]:
@@ -96,7 +73,7 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
                      gold_path: str, submission_path: str, name: str, options: Options) -> TrackResult:
     gold_problems = Problems(name)
     with reading_reference():
-        gold = read_label_file(gold_path, name, classes, 1 << 62, gold_problems)
+        gold = read_label_file(gold_path, name, classes, None, gold_problems)
     gold_problems.raise_as_reference_error()
 
     problems = Problems(name)
