@@ -45,7 +45,7 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
         folders = [name for name in entries if _is_folder(os.path.join(base, name))]
         if len(entries) == 1 and len(folders) == 1:
             base = os.path.join(base, folders[0])
-            submission.notices.append("the submission wraps its files in the folder %s; reading "
+            submission.notices.append("the submission wraps its files in the folder '%s'; reading "
                                       "the files inside it" % safe_name(os.path.relpath(base, res_dir)))
             entries = _visible(base)
         else:
