@@ -54,17 +54,19 @@ def maximum_matching(left: Sequence[Hashable], right: Sequence[Hashable],
     """Size of a maximum one-to-one matching between ``left`` and ``right`` (augmenting paths)."""
     adjacency = [[j for j, b in enumerate(right) if compatible(a, b)] for a in left]
     owner: List[Optional[int]] = [None] * len(right)
+    return sum(1 for i in range(len(left)) if adjacency[i] and _augment(i, set(), adjacency, owner))
 
-    def augment(i: int, seen: Set[int]) -> bool:
-        for j in adjacency[i]:
-            if j not in seen:
-                seen.add(j)
-                if owner[j] is None or augment(owner[j], seen):  # type: ignore[arg-type]
-                    owner[j] = i
-                    return True
-        return False
 
-    return sum(1 for i in range(len(left)) if adjacency[i] and augment(i, set()))
+def _augment(i: int, seen: Set[int], adjacency: List[List[int]], owner: List[Optional[int]]) -> bool:
+    # A module function, not a closure: a recursive closure is a reference cycle, which the
+    # program (garbage collector off) would never free, one per review.
+    for j in adjacency[i]:
+        if j not in seen:
+            seen.add(j)
+            if owner[j] is None or _augment(owner[j], seen, adjacency, owner):  # type: ignore[arg-type]
+                owner[j] = i
+                return True
+    return False
 
 
 @struct
