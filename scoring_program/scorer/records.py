@@ -18,7 +18,7 @@ def json_records(path: str, name: str, max_bytes: Optional[int], problems: Probl
     Anything else than an object is a problem; reading stops after ``max_records`` records
     (more than the phase could use: refused before they are built) or after many problems.
     """
-    for index, _, record in iter_json_list(path, name, max_bytes,
+    for index, record in iter_json_list(path, name, max_bytes,
                                            None if max_records is None else MAX_RECORD_CHARS):
         if max_records is not None and index >= max_records:
             problems.add("top level", "more than %d records, but this phase has far fewer %s; give one "
