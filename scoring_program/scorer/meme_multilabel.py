@@ -6,14 +6,15 @@ Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and th
 
 from __future__ import annotations
 
+from itertools import chain, repeat
 from operator import itemgetter
-from typing import FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import count_classes, micro_macro
 from .options import Options
 from .problems import Problems, reading_reference
 from .readers import record_where
-from .records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
+from .records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
 from .result import Columns, TrackResult
 
 # (id, set of labels, the labels as listed in the file) per record, in file order
@@ -31,26 +32,54 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: Opt
     known = frozenset(classes)
     records: LabelSets = []
     indices: List[int] = []  # each kept record's place in the file, for duplicate messages
-    for index, record in json_records(path, name, max_bytes, problems, max_records, "memes"):
-        identifier = record.get("id")
-        if type(identifier) is not str or not identifier:
-            identifier = string_id(record, index, problems)
-        labels = record.get("labels")
-        try:
-            valid = type(labels) is list and known.issuperset(labels)
-        except TypeError:  # an unhashable label (a list or an object)
-            valid = False
-        if not valid:
-            labels = _checked_labels(record, index, classes, known, problems)
-            if labels is None:
+    for first, batch in json_record_batches(path, name, max_bytes, problems, max_records, "memes"):
+        plain = _plain_records(batch, known, canonical)
+        if plain is not None:  # (the usual case: whole-list operations, no loop in Python)
+            records.extend(plain)
+            indices.extend(range(first, first + len(plain)))
+            continue
+        for index, record in enumerate(batch, first):
+            if type(record) is not dict:
+                problems.add(record_where(index, record), "expected an object with \"id\" and \"labels\"")
                 continue
-        if identifier is not None:  # kept (with its valid labels) so that id checks still run
-            listed = tuple(map(canonical.__getitem__, labels))
-            records.append((identifier, frozenset(listed), listed))
-            indices.append(index)
+            identifier = record.get("id")
+            if type(identifier) is not str or not identifier:
+                identifier = string_id(record, index, problems)
+            labels = record.get("labels")
+            try:
+                valid = type(labels) is list and known.issuperset(labels)
+            except TypeError:  # an unhashable label (a list or an object)
+                valid = False
+            if not valid:
+                labels = _checked_labels(record, index, classes, known, problems)
+                if labels is None:
+                    continue
+            if identifier is not None:  # kept (with its valid labels) so that id checks still run
+                listed = tuple(map(canonical.__getitem__, labels)) if len(labels) > len(known) else labels
+                records.append((identifier, frozenset(listed), listed))
+                indices.append(index)
     check_duplicates((record[0] for record in records), problems,
                      lambda i: "record %d" % (indices[i] + 1))
     return records
+
+
+def _plain_records(batch: List[Any], known: FrozenSet[str], canonical: Dict[str, str]) -> Optional[LabelSets]:
+    """The records of a batch when every one is valid (checked with whole-list operations), else
+    None, which sends the batch to the record-by-record loop that names each problem."""
+    if not {dict}.issuperset(map(type, batch)):
+        return None
+    identifiers = list(map(dict.get, batch, repeat("id")))
+    labels = list(map(dict.get, batch, repeat("labels")))
+    if not {str}.issuperset(map(type, identifiers)) or not all(identifiers) or not {list}.issuperset(map(type, labels)):
+        return None
+    try:
+        if not known.issuperset(chain.from_iterable(labels)):
+            return None
+    except TypeError:  # an unhashable label (a list or an object)
+        return None
+    if max(map(len, labels), default=0) > len(known):  # repeated labels: kept as the class list's strings
+        labels = [tuple(map(canonical.__getitem__, names)) for names in labels]
+    return list(zip(identifiers, map(frozenset, labels), labels))
 
 
 def _checked_labels(record, index, classes, known, problems) -> Optional[List[str]]:

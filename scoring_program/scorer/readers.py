@@ -167,17 +167,16 @@ _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_bounded_
                             parse_float=_bounded_float)
 # Without number hooks the C scanner converts numbers itself, several times faster. It is used
 # for a file only while no byte run could be a number the hooks refuse (checked on the raw bytes
-# with bytes.translate, about a millisecond a megabyte): 20 digits in a row, or 33 characters of
-# a number's alphabet. Such runs inside strings only send the file to the slower decoder.
+# with one bytes.translate, about a millisecond a megabyte): 20 characters in a row of a number's
+# alphabet (every integer of 20 digits and every number text of 33 characters has one). Such
+# runs elsewhere (inside strings) only send the file to the slower decoder.
 _FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-_DIGIT_RUNS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
 _NUMBER_RUNS = bytes(48 if b in b"0123456789.eE+-" else 32 for b in range(256))
-_LONG_INT = b"0" * (MAX_INT_DIGITS + 1)
-_LONG_NUMBER = b"0" * (MAX_NUMBER_CHARS + 1)
+_LONG_RUN = b"0" * (MAX_INT_DIGITS + 1)
 
 
 def _may_hold_long_number(data: bytes) -> bool:
-    return _LONG_INT in data.translate(_DIGIT_RUNS) or _LONG_NUMBER in data.translate(_NUMBER_RUNS)
+    return _LONG_RUN in data.translate(_NUMBER_RUNS)
 
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -272,7 +271,16 @@ def _json_problem(name: str, where: str, error: Exception) -> SubmissionError:
 
 def iter_json_list(path: str, name: str, max_bytes: Optional[int],
                    max_record_chars: Optional[int] = MAX_RECORD_CHARS) -> Iterator[Tuple[int, Any]]:
-    """(0-based index, value) for each element of a file's top-level JSON list.
+    """(0-based index, value) for each element of a file's top-level JSON list (see
+    ``iter_json_batches``)."""
+    for first, values in iter_json_batches(path, name, max_bytes, max_record_chars):
+        yield from enumerate(values, first)
+
+
+def iter_json_batches(path: str, name: str, max_bytes: Optional[int],
+                      max_record_chars: Optional[int] = MAX_RECORD_CHARS) -> Iterator[Tuple[int, List[Any]]]:
+    """(0-based index of the first, values) for consecutive elements of a file's top-level JSON
+    list, in order: a batch of up to ``max_record_chars`` characters of records at a time.
 
     The file is decoded a block at a time and each element parsed on its own
     (``raw_decode``), so memory holds one block and one record, never the whole document. A
@@ -366,14 +374,18 @@ def iter_json_list(path: str, name: str, max_bytes: Optional[int],
         if cut < 0:
             return None
         match = separator(buffer, cut + 1)
-        if match is None or match.end() >= len(buffer):
-            return None
+        if match is not None and match.end() < len(buffer):
+            after = match.end()  # the next record
+        else:  # the last records: ``}`` and the list's end
+            after = _WHITESPACE.match(buffer, cut + 1).end()
+            if not (done and after < len(buffer) and buffer[after] == "]"):
+                return None
         text = "[" + buffer[position:cut + 1] + "]"
         try:
             values, end = (scan if long_numbers[0] else fast_scan)(text, 0)
         except Exception:  # (StopIteration, JSONDecodeError, NumberError, RecursionError)
             return None
-        return (values, match.end()) if end == len(text) else None
+        return (values, after) if end == len(text) else None
 
     skip_whitespace()
     index = 0
@@ -391,12 +403,14 @@ def iter_json_list(path: str, name: str, max_bytes: Optional[int],
                     slow_until = position + batch_chars
                 else:
                     values, position = batch
-                    for value in values:
-                        yield index, value
-                        index += 1
+                    yield index, values
+                    index += len(values)
                     if position > _CHUNK:
                         drop_read()
                     skip_whitespace()
+                    if position < len(buffer) and buffer[position] == "]":
+                        position += 1
+                        break
                     continue
             try:  # one record: whole in the buffer, then ", "
                 value, end = scan(buffer, position)
@@ -408,7 +422,7 @@ def iter_json_list(path: str, name: str, max_bytes: Optional[int],
             if max_record_chars is not None and end - position > max_record_chars:
                 raise fail(name, "record %d (line %d)" % (index + 1, line_at(position)),
                            "the record is longer than %d characters" % max_record_chars)
-            yield index, value
+            yield index, [value]
             index += 1
             match = separator(buffer, end)
             if match is not None and match.end() < len(buffer):
