@@ -20,6 +20,9 @@ JUNK_NAMES = frozenset({"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini", ".i
                         "metadata"})  # v1.5 writes res/metadata after a prediction step
 
 
+MAX_NOTICES = 20
+
+
 def is_junk(name: str) -> bool:
     return name in JUNK_NAMES or name.startswith("._") or name.startswith(".~")
 
@@ -76,6 +79,9 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
             guess = _guess(name, expected)
             submission.notices.append("%s: ignored (not a file name of this competition)%s"
                                       % (shown, "; " + guess if guess else ""))
+    if len(submission.notices) > MAX_NOTICES:  # (a zip of thousands of files: a few lines, then a count)
+        rest = len(submission.notices) - MAX_NOTICES
+        submission.notices[MAX_NOTICES:] = ["... and %d more notice%s about ignored entries" % (rest, "s" * (rest > 1))]
     if problems:
         raise SubmissionError(problems)
     if not submission.files:
