@@ -344,12 +344,19 @@ def iter_json_batches(path: str, name: str, max_bytes: Optional[int],
         kind = {"{": "an object", '"': "a string"}.get(first, "not a list")
         raise fail(name, "top level", "expected a JSON list of records, found %s" % kind)
     position += 1
+    def ended(end: int) -> bool:
+        """Whether a value parsed up to ``end`` is whole: a comma or the list's end follows (a
+        number cut by the block's end, ``1.`` of ``1.5``, parses as a shorter one), or enough
+        text follows for a problem there to be reported as one."""
+        after = _WHITESPACE.match(buffer, end).end()
+        return after < len(buffer) and (buffer[after] in ",]" or len(buffer) - end > 64)
+
     def parse_slowly(index: int) -> Tuple[Any, int]:
         """The record at ``position``, reading more text while it may be incomplete."""
         while True:
             try:
                 value, end = _DECODER.raw_decode(buffer, position)
-                if end < len(buffer) or done:
+                if done or ended(end):
                     return value, end
             except json.JSONDecodeError as caught:
                 if done:
@@ -414,7 +421,7 @@ def iter_json_batches(path: str, name: str, max_bytes: Optional[int],
                     continue
             try:  # one record: whole in the buffer, then ", "
                 value, end = scan(buffer, position)
-                complete = end < len(buffer)
+                complete = ended(end)
             except Exception:  # (StopIteration, JSONDecodeError, NumberError, RecursionError)
                 complete = False
             if not complete or (max_record_chars is not None and end - position > max_record_chars):
