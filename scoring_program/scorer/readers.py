@@ -69,40 +69,6 @@ def _human(n: int) -> str:
     return str(n)
 
 
-def nonblank_lines(text: str) -> Iterator[Tuple[int, str]]:
-    """(1-based line number, line without its end) for every line that is not blank.
-
-    LF and CRLF both end a line; blank lines (for example trailing ones) are skipped.
-    """
-    for number, line in enumerate(text.split("\n"), start=1):
-        if line.endswith("\r"):
-            line = line[:-1]
-        if line.strip():
-            yield number, line
-
-
-def line_blocks(text: str, size: int = 1 << 20) -> Iterator[Tuple[int, str]]:
-    """(number of its first line, block) for consecutive blocks of whole lines of ``text``.
-
-    Blocks hold about ``size`` characters and are cut at LF characters, which belong to neither
-    block: ``block.split("\\n")`` gives exactly the lines ``text.split("\\n")`` has there. A reader
-    can then work a block at a time, at the speed of whole-string operations, without holding
-    every line at once (``io.StringIO`` would also copy the text, 4 bytes a character).
-
-    >>> list(line_blocks("a\\nb\\r\\n\\nc", size=2))
-    [(1, 'a\\nb\\r'), (3, '\\nc')]
-    """
-    start, length, first_line = 0, len(text), 1
-    while True:
-        end = text.find("\n", start + size) if start + size < length else -1
-        if end < 0:
-            yield first_line, text[start:]
-            return
-        yield first_line, text[start:end]
-        first_line += text.count("\n", start, end) + 1
-        start = end + 1
-
-
 def _csv_message(error: Exception) -> str:
     text = str(error)
     if "EOF" in text or "unexpected end of data" in text:

@@ -19,7 +19,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 from ..options import Options
 from ..problems import Problems, reading_reference
 from ..problems import clip
-from ..readers import MAX_INT_DIGITS, line_blocks, read_text, text_blocks
+from ..readers import MAX_INT_DIGITS, read_text, text_blocks
 from ..records import label_problem, record_limit
 from ..result import TrackResult
 from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
@@ -134,7 +134,7 @@ def read_gold(gold_path: str) -> Tuple[SpanStore, Dict[str, int]]:
         return _read_gold_folder(gold_path)
     store = SpanStore(TECHNIQUES)
     problems = Problems(GOLD_FOLDER)
-    for first_line, block in line_blocks(read_text(gold_path, FILE_NAME, None)):
+    for first_line, block in text_blocks(gold_path, FILE_NAME, None, None):
         parse_block(block, first_line, store, problems, {}, True)
     problems.raise_as_reference_error()
     return store, {}
