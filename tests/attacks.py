@@ -153,6 +153,7 @@ ATTACKS: List[Attack] = [
            "more than 1004 lines"),
     Attack("absita many aspects", numbered(ABS, "", '{"id_sentence": "x%d", "aspects": [' + ", ".join(
         ['"a%d"' % i for i in range(5000)]) + "]}\n", ""), 1, "review ids are not in this phase"),
+    Attack("nlu one long line", repeated(NLU, '7,"', "word ", '","b"\n'), 1, "a field is longer than the CSV field limit"),
     Attack("nlu long answers of unknown ids", numbered(NLU, "", '1%%d,"%s","b"\n' % ("word " * 19000), ""), 1,
            "test ids are not in this phase"),
     # 2. numbers bounded while parsing

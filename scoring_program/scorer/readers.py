@@ -98,6 +98,7 @@ def record_where(index: int, record: Any, id_field: str = "id") -> str:
 # submission (clause (c) of the refusal policy: a real record is a few kB).
 MAX_RECORD_CHARS = 1 << 20
 MAX_LINE_BYTES = 1 << 20
+MAX_CSV_LINE_BYTES = 4 << 20  # (a CSV line holds up to three fields of csv's 131,072-character limit)
 # Numbers are bounded while parsing, whatever the interpreter (Python < 3.11 parses long integers
 # in quadratic time): offsets are 64-bit integers, scores short decimals.
 MAX_INT_DIGITS = 19
@@ -198,14 +199,21 @@ def text_blocks(path: str, name: str, max_bytes: Optional[int], max_line_bytes: 
     than ``max_line_bytes`` is refused when it is met, before it is decoded.
     """
     offset, line, carry, first = 0, 1, b"", True
+    pending: List[bytes] = []  # chunks of a line longer than a chunk, joined once it ends
+    pending_size = 0
     for chunk in byte_chunks(path, name, max_bytes, size):
-        data = carry + chunk if carry else chunk
-        cut = data.rfind(b"\n") + 1
-        if not cut:
-            if max_line_bytes is not None and len(data) > max_line_bytes:
+        if b"\n" not in chunk:
+            pending.append(chunk)
+            pending_size += len(chunk)
+            if max_line_bytes is not None and len(carry) + pending_size > max_line_bytes:
                 raise fail(name, "line %d" % line, "the line is longer than %d bytes" % max_line_bytes)
-            carry = data
             continue
+        if pending:
+            data = b"".join([carry] + pending + [chunk])
+            pending, pending_size = [], 0
+        else:
+            data = carry + chunk if carry else chunk
+        cut = data.rfind(b"\n") + 1
         carry = data[cut:]
         yield from _decoded(name, data[:cut], offset, line, first)
         offset += cut
@@ -213,6 +221,8 @@ def text_blocks(path: str, name: str, max_bytes: Optional[int], max_line_bytes: 
         first = False
         if max_line_bytes is not None and len(carry) > max_line_bytes:
             raise fail(name, "line %d" % line, "the line is longer than %d bytes" % max_line_bytes)
+    if pending:
+        carry = b"".join([carry] + pending)
     if carry:
         yield from _decoded(name, carry, offset, line, first)
 
@@ -492,7 +502,7 @@ def iter_csv(path: str, name: str, max_bytes: Optional[int], backslash_escapes: 
     else:
         dialect = dict(doublequote=True, strict=True)
     lines = chain.from_iterable(io.StringIO(block, newline="")
-                                for _, block in text_blocks(path, name, max_bytes, None))
+                                for _, block in text_blocks(path, name, max_bytes, MAX_CSV_LINE_BYTES))
     reader = csv.reader(lines, **dialect)
     start_line = 1
     try:
