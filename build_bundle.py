@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""Build the competition bundle to upload, and check it the way the platforms will use it.
+"""Build the two uploads of the competition, and check them the way the platforms will use them.
 
     python3 build_bundle.py [--reference-data DIR] [--out dist] [--no-check]
 
-1. validates competition.yaml against the scoring program's tracks and both platforms' rules;
-2. writes dist/competition_bundle.zip (competition.yaml, pages, logo, and the nested zips:
-   scoring program with nltk/regex vendored, reference data and public data per phase, starting
-   kit) and dist/starting_kit.zip, reproducibly (same sources, same bytes);
-3. checks the bundle: unpacks it as Codalab v1.5 and Codabench do and runs every phase's sample
-   submission and a broken one in both workers' layouts.
+1. validates competition.yaml (and phase_settings/) against the scoring program's tracks and both
+   platforms' rules;
+2. writes, reproducibly (same sources, same bytes):
+   dist/competition_bundle.zip  for Codalab v1.5: competition.yaml without its codabench: block,
+                                pages, logo, and the nested zips (scoring program with the nltk
+                                files it loads vendored, reference data with the phase's
+                                scoring_config.json and public data per phase, starting kit);
+   dist/codabench_bundle.zip    for Codabench: a native version-2 competition.yaml (tasks,
+                                solutions, phases with start and end, one Force_Last leaderboard)
+                                and the same files, plus each phase's sample submission;
+   dist/starting_kit.zip;
+3. checks both: unpacks them as the platforms do and runs every phase's sample submission, a
+   broken one and one single-track entry per track in both workers' layouts (bundle/checker.py).
 
 ``--reference-data DIR`` holds one folder per phase (``dev/``, ``test/``: the ``<folder>`` of each
 phase's ``<folder>_reference_data.zip``); it defaults to the sample gold in reference_data/.
@@ -23,7 +30,7 @@ import os
 import shutil
 import sys
 import tempfile
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
@@ -31,14 +38,18 @@ sys.path.insert(0, os.path.join(ROOT, "starting_kit"))
 
 import yaml  # noqa: E402
 
-from bundle.checker import Report, check_bundle  # noqa: E402
+from bundle.checker import Report, check_bundles  # noqa: E402
+from bundle.platforms import date_lines, ignored_keys, solution_name, v15_yaml_text, v2_config  # noqa: E402
 from bundle.public_data import derive_public_data  # noqa: E402
 from bundle.rules import phase_folder, validate  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
 from bundle.zips import folder_entries, write_zip  # noqa: E402
+from scorer.options import CONFIG_NAME, load_options  # noqa: E402
+from scorer.problems import ReferenceDataError  # noqa: E402
 from scorer.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
 
 PAGES = os.path.join(ROOT, "pages")
+PHASE_SETTINGS = os.path.join(ROOT, "phase_settings")
 PROGRAM = os.path.join(ROOT, "scoring_program")
 KIT = os.path.join(ROOT, "starting_kit")
 KIT_FILES = ("README.md", "baselines.py", "techniques.py", "score_locally.py", "check_format.py")
@@ -67,11 +78,36 @@ def broken_submission() -> bytes:
     return _zip_bytes({}, {"semeval2021_t6_st1.json": content})
 
 
+def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[str]]:
+    """Each phase's scoring_config.json (from phase_settings/<folder>.json), checked by the scorer."""
+    settings: Dict[str, bytes] = {}
+    problems: List[str] = []
+    for phase in config["phases"].values():
+        folder = phase_folder(phase)
+        source = os.path.join(PHASE_SETTINGS, "%s.json" % folder)
+        if os.path.isfile(os.path.join(reference_root, folder, CONFIG_NAME)):
+            problems.append("%s: %s is set in phase_settings/%s.json; remove the copy in the reference data"
+                            % (os.path.join(reference_root, folder), CONFIG_NAME, folder))
+        if not os.path.isfile(source):
+            continue
+        with tempfile.TemporaryDirectory() as staged:
+            shutil.copyfile(source, os.path.join(staged, CONFIG_NAME))
+            try:
+                load_options(PROGRAM, staged)
+            except ReferenceDataError as error:
+                problems.extend(line.replace(os.path.join(staged, CONFIG_NAME), source) for line in error.public)
+                continue
+        settings[folder] = _read(source)
+    return settings, problems
+
+
 def build(reference_root: str, out_dir: str, cache: str, check: bool, python: List[str]) -> int:
     with open(os.path.join(ROOT, "competition.yaml"), encoding="utf-8") as handle:
         yaml_text = handle.read()
     config = yaml.safe_load(yaml_text)
     problems = validate(config, PAGES, reference_root, TRACKS, LOWER_IS_BETTER)
+    if not problems:
+        settings, problems = phase_settings(config, reference_root)
     if problems:
         for line in problems:
             print(line, file=sys.stderr)
@@ -94,7 +130,8 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
         for phase in phases:
             folder = phase_folder(phase)
             gold = os.path.join(reference_root, folder)
-            nested[phase["reference_data"]] = _zip_bytes(folder_entries(gold), {})
+            extra = {CONFIG_NAME: settings[folder]} if folder in settings else {}
+            nested[phase["reference_data"]] = _zip_bytes(folder_entries(gold), extra)
             public = os.path.join(work, "public", folder)
             derive_public_data(gold, public)
             public_data = _folder_data(public)
@@ -115,30 +152,46 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
         if "starting_kit" in phase:
             nested[phase["starting_kit"]] = kit_zip
 
-    outer = {"competition.yaml": yaml_text.encode("utf-8")}
+    files = {}
     for name in [config["image"]] + list(config["html"].values()):
-        outer[name] = _read(os.path.join(PAGES, name))
-    outer.update(nested)
+        files[name] = _read(os.path.join(PAGES, name))
+    files.update(nested)
+    v15_text = v15_yaml_text(yaml_text)
+    without_block = {key: value for key, value in config.items() if key != "codabench"}
+    assert yaml.safe_load(v15_text) == without_block, "the codabench: block must be one top-level block"
+    v15 = dict(files, **{"competition.yaml": v15_text.encode("utf-8")})
+    v2 = yaml.safe_dump(v2_config(config), sort_keys=False, allow_unicode=True, width=100)
+    codabench = dict(files, **{"competition.yaml": v2.encode("utf-8")})
+    for phase in phases:
+        codabench[solution_name(phase)] = samples[phase["reference_data"]]
     os.makedirs(out_dir, exist_ok=True)
-    bundle_path = os.path.join(out_dir, "competition_bundle.zip")
+    v15_path = os.path.join(out_dir, "competition_bundle.zip")
+    codabench_path = os.path.join(out_dir, "codabench_bundle.zip")
     # competition.yaml must be the first entry that contains ".yaml" (v1.5 takes the first one)
-    write_zip(bundle_path, {}, outer.items(), first=("competition.yaml",))
+    write_zip(v15_path, {}, v15.items(), first=("competition.yaml",))
+    write_zip(codabench_path, {}, codabench.items(), first=("competition.yaml",))
     with open(os.path.join(out_dir, "starting_kit.zip"), "wb") as handle:
         handle.write(kit_zip)
-    digest = hashlib.sha256(_read(bundle_path)).hexdigest()
-    print("wrote %s (%d bytes, sha256 %s)" % (bundle_path, os.path.getsize(bundle_path), digest))
-    print("wrote %s" % os.path.join(out_dir, "starting_kit.zip"))
+    for path, where in ((v15_path, "upload to Codalab v1.5 (codalab.lisn.upsaclay.fr and other v1.5 sites)"),
+                        (codabench_path, "upload to Codabench (codabench.org): a native version-2 bundle")):
+        digest = hashlib.sha256(_read(path)).hexdigest()
+        print("wrote %s (%d bytes, sha256 %s): %s" % (path, os.path.getsize(path), digest, where))
+    print("wrote %s (also inside both bundles)" % os.path.join(out_dir, "starting_kit.zip"))
+    for line in date_lines(config):
+        print("dates: " + line)
+    for line in ignored_keys(config):
+        print("note: " + line)
     if not check:
         return 0
     report = Report()
-    check_bundle(bundle_path, samples, broken_submission(), python, report)
+    check_bundles(v15_path, codabench_path, samples, broken_submission(), python, report)
     for line in report.lines:
         print("check: ok: " + line)
     for line in report.problems:
         print("check: FAILED: " + line, file=sys.stderr)
     if report.problems:
         return 1
-    print("check: the bundle passes (v1.5 and Codabench emulations)")
+    print("check: " + report.summary())
     return 0
 
 

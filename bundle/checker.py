@@ -1,21 +1,35 @@
-"""Opens the built bundle as Codalab v1.5 and Codabench do, and runs each phase as their workers do.
+"""Opens both built bundles as their platforms do and runs each phase as their workers do.
 
-v1.5 (codalab-competitions ``models.py``, compute worker ``worker.py``): the YAML is the first entry
-whose name contains ``.yaml``; nested zips and pages are looked up by exact name; the worker
-extracts the scoring program, the reference data and the submission into ``run/program``,
-``run/input/ref``, ``run/input/res``, substitutes ``$program``/``$input``/``$output`` in the
-``metadata`` command, splits it on single spaces (no shell) and runs it with cwd ``run/``; then it
-reads ``output/scores.txt`` line by line (one colon per line, ``float()`` of the value).
+What it reproduces was read in the platforms' code and measured with ../shared/platform_harness
+(the real unpackers, workers, ranking query and download rules); keep the two in step.
 
-Codabench (``compute_worker.py``): ``competition.yaml`` at the zip root, a logo, plain extraction
-(no nested-zip or single-folder handling), cwd = the program folder, ``scores.json`` preferred and
-``scores.txt`` parsed as YAML.
+Codalab v1.5 (codalab-competitions ``models.py``, compute worker ``worker.py``): the YAML is the
+first entry whose name contains ``.yaml``; every top-level and phase key must be a model field;
+leaderboard and column-group labels match exactly (case and spaces). The worker extracts the
+scoring program, the reference data and the submission into ``run/program``, ``run/input/ref``,
+``run/input/res`` (every top-level ``*.zip`` inside one is also extracted into a folder of the
+same name), adds ``metadata``, ``history/``, ``scores/`` and ``coopetition/`` to ``run/input``,
+maps ``$tmp`` to ``run/temp``, pre-creates an empty ``output/detailed_results.html`` watched by
+``detailed_result_put.sh`` (``watcher.py``), splits the ``metadata`` command on single spaces (no
+shell) and runs it with cwd ``run/``; then it reads ``output/scores.txt`` line by line (one colon
+per line, ``float()``). The participant gets ``output/`` (``private/`` goes to the organisers).
+Ranking: per column, by value, in the column's direction.
+
+Codabench (version-2 unpacker, ``compute_worker.py``, ``leaderboards.py``): ``competition.yaml``
+at the root; tasks, solutions, phases with a start and an end (each end before the next start);
+one leaderboard, attached to every phase; a prediction step first, which adds ``metadata`` to
+``input/res``; cwd = the program folder; ``scores.json`` preferred; the whole ``output/`` folder
+is the submission's scoring result, which participants may download unless the phase has
+``hide_score_output``. Ranking: the primary column alone, descending with missing scores (NULL)
+first on PostgreSQL, the other columns only breaking ties.
 
 The stock images have no site-packages of ours: the scoring program runs with ``python3 -I -S``.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import datetime
 import io
 import json
 import math
@@ -24,21 +38,33 @@ import shutil
 import subprocess
 import tempfile
 import zipfile
-from typing import Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import yaml
+
+from scorer.registry import TRACKS
+
+from .rules import COMPETITION_KEYS, PHASE_KEYS
+from .watcher import DetailedResultsWatcher
+
+PUBLIC_OUTPUTS = ["detailed_results.html", "scores.json", "scores.txt"]
 
 
 class Report:
     def __init__(self) -> None:
         self.problems: List[str] = []
         self.lines: List[str] = []
+        self.verified: Dict[str, List[str]] = {"Codalab v1.5": [], "Codabench": []}
 
     def fail(self, line: str) -> None:
         self.problems.append(line)
 
     def ok(self, line: str) -> None:
         self.lines.append(line)
+
+    def summary(self) -> str:
+        return "both bundles pass; verified " + "; ".join(
+            "on %s: %s" % (platform, ", ".join(items)) for platform, items in self.verified.items())
 
 
 def _extract(data: bytes, folder: str, v15: bool) -> None:
@@ -48,15 +74,21 @@ def _extract(data: bytes, folder: str, v15: bool) -> None:
             if name.startswith("/") or ".." in name.split("/"):
                 raise ValueError("unsafe entry %s" % name)
         archive.extractall(folder)
-    if v15:
-        entries = os.listdir(folder)
-        # worker.py: a single sub-folder holding a ``metadata`` file is moved up one level
-        if len(entries) == 1 and os.path.isdir(os.path.join(folder, entries[0])) and \
-                os.path.isfile(os.path.join(folder, entries[0], "metadata")):
-            inner = os.path.join(folder, entries[0])
-            for name in os.listdir(inner):
-                shutil.move(os.path.join(inner, name), os.path.join(folder, name))
-            os.rmdir(inner)
+    if not v15:
+        return
+    entries = os.listdir(folder)
+    # worker.py: a single sub-folder holding a ``metadata`` file is moved up one level
+    if len(entries) == 1 and os.path.isdir(os.path.join(folder, entries[0])) and \
+            os.path.isfile(os.path.join(folder, entries[0], "metadata")):
+        inner = os.path.join(folder, entries[0])
+        for name in os.listdir(inner):
+            shutil.move(os.path.join(inner, name), os.path.join(folder, name))
+        os.rmdir(inner)
+    # worker.py: every top-level zip is also extracted into a folder named like it, without .zip
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".zip") and os.path.isfile(os.path.join(folder, name)):
+            with zipfile.ZipFile(os.path.join(folder, name)) as inner_zip:
+                inner_zip.extractall(os.path.join(folder, name[:-4]))
 
 
 def parse_v15(text: str, keys: Sequence[str]) -> Dict[str, float]:
@@ -82,11 +114,12 @@ def parse_codabench(text: str) -> Dict[str, float]:
     return {str(k): float(v) for k, v in data.items()}
 
 
-def _command(metadata_text: str, program: str, input_dir: str, output: str, python: Sequence[str]) -> List[str]:
+def _command(metadata_text: str, program: str, input_dir: str, output: str, temp: str,
+             python: Sequence[str]) -> List[str]:
     metadata = yaml.safe_load(metadata_text)
     command = metadata["command"]
-    for variable, value in (("$program", program), ("$input", input_dir), ("$output", output),
-                            ("$tmp", output), ("$predictions", os.path.join(input_dir, "res"))):
+    for variable, value in (("$program", program), ("$predictions", os.path.join(input_dir, "res")),
+                            ("$input", input_dir), ("$output", output), ("$tmp", temp)):
         command = command.replace(variable, value)
     argv = command.split(" ")
     if argv[0] == "python3":
@@ -94,128 +127,406 @@ def _command(metadata_text: str, program: str, input_dir: str, output: str, pyth
     return argv
 
 
-def run_phase(bundle: zipfile.ZipFile, phase: dict, submission: bytes, keys: Sequence[str],
-              python: Sequence[str], layout: str, expect_success: bool, report: Report) -> Optional[Dict[str, float]]:
-    """Stage and run one submission of one phase; ``layout`` is "v1.5" or "codabench"."""
-    label = "%s, phase %s, %s submission" % (layout, phase.get("label"), "sample" if expect_success else "broken")
+class Run:
+    """One submission run by one platform's worker: what it printed, wrote and uploaded."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.returncode: Optional[int] = None
+        self.stderr = ""
+        self.outputs: List[str] = []
+        self.scores: Optional[Dict[str, float]] = None
+        self.page = b""  # detailed_results.html as written
+        self.uploaded_page = b""  # what the v1.5 watcher uploaded before it was killed
+        self.problems: List[str] = []
+
+
+def run_phase(files: Dict[str, bytes], phase: Dict[str, str], submission: bytes, keys: Sequence[str],
+              python: Sequence[str], layout: str, label: str, limit: int) -> Run:
+    """Stage and run one submission; ``phase`` names the program and reference zips in ``files``;
+    ``layout`` is "v1.5" or "codabench"."""
+    result = Run("%s, %s" % (layout, label))
     work = tempfile.mkdtemp(prefix="bundle-check-")
     try:
-        if layout == "v1.5":
-            run = os.path.join(work, "run")
-            program, input_dir, output = (os.path.join(run, "program"), os.path.join(run, "input"),
-                                          os.path.join(run, "output"))
-            cwd = run
-        else:
-            app = os.path.join(work, "app")
-            program, input_dir, output = (os.path.join(app, "program"), os.path.join(app, "input"),
-                                          os.path.join(app, "output"))
-            cwd = program
         v15 = layout == "v1.5"
-        _extract(bundle.read(phase["scoring_program"]), program, v15)
-        _extract(bundle.read(phase["reference_data"]), os.path.join(input_dir, "ref"), v15)
+        root = os.path.join(work, "run" if v15 else "app")
+        program, input_dir, output = (os.path.join(root, name) for name in ("program", "input", "output"))
+        temp = os.path.join(root, "temp") if v15 else output
+        _extract(files[phase["scoring_program"]], program, v15)
+        _extract(files[phase["reference_data"]], os.path.join(input_dir, "ref"), v15)
         _extract(submission, os.path.join(input_dir, "res"), v15)
-        os.makedirs(output, exist_ok=True)
+        os.makedirs(output)
+        if v15:
+            for folder in ("history", "scores", "coopetition", "temp"):
+                os.makedirs(os.path.join(root, "input" if folder != "temp" else "", folder), exist_ok=True)
+            with open(os.path.join(input_dir, "metadata"), "w") as handle:
+                handle.write("input: %s\nprogram: %s\n" % (input_dir, program))
+            open(os.path.join(output, "detailed_results.html"), "a").close()
+        else:  # Codabench's prediction step puts its metadata beside the submitted files
+            with open(os.path.join(input_dir, "res", "metadata"), "w") as handle:
+                handle.write("exitCode: 0\n")
         metadata_path = os.path.join(program, "metadata")
         if not os.path.isfile(metadata_path):
-            report.fail("%s: the scoring program has no metadata file at its root" % label)
-            return None
+            result.problems.append("the scoring program has no metadata file at its root")
+            return result
         with open(metadata_path, encoding="utf-8") as handle:
-            argv = _command(handle.read(), program, input_dir, output, python)
+            argv = _command(handle.read(), program, input_dir, output, temp, python)
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
+        watcher = DetailedResultsWatcher(os.path.join(output, "detailed_results.html")) if v15 else None
+        if watcher:
+            watcher.start()
         try:
-            process = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     universal_newlines=True, timeout=int(phase.get("execution_time_limit", 600)))
+            process = subprocess.run(argv, cwd=root if v15 else program, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, universal_newlines=True, timeout=limit)
         except subprocess.TimeoutExpired:
-            report.fail("%s: exceeded the execution time limit" % label)
-            return None
+            result.problems.append("exceeded the execution time limit")
+            return result
+        finally:
+            if watcher:
+                watcher.kill()
+        result.returncode, result.stderr = process.returncode, process.stderr
+        result.outputs = sorted(os.listdir(output))
+        page_path = os.path.join(output, "detailed_results.html")
+        if os.path.isfile(page_path):
+            with open(page_path, "rb") as handle:
+                result.page = handle.read()
+        if watcher:
+            result.uploaded_page = watcher.uploaded()
         if "Traceback" in process.stderr:
-            report.fail("%s: a traceback reached stderr:\n%s" % (label, process.stderr[-1500:]))
-        if not expect_success:
-            if process.returncode == 0 or not process.stderr.strip():
-                report.fail("%s: expected a non-zero exit with a message, got exit %d" % (label, process.returncode))
-            else:
-                report.ok("%s: exit %d, %s" % (label, process.returncode, process.stderr.strip().splitlines()[0]))
-            return None
-        if process.returncode != 0:
-            report.fail("%s: exit %d:\n%s" % (label, process.returncode, process.stderr[-1500:]))
-            return None
-        if os.path.exists(os.path.join(output, "metadata")):
-            report.fail("%s: the scoring program wrote output/metadata" % label)
-        if not os.path.isfile(os.path.join(output, "detailed_results.html")):
-            report.fail("%s: no output/detailed_results.html" % label)
-        scores_path = os.path.join(output, "scores.txt")
-        if not os.path.isfile(scores_path):
-            report.fail("%s: no output/scores.txt" % label)
-            return None
-        with open(scores_path, encoding="ascii") as handle:
-            text = handle.read()
-        try:
-            v15_scores = parse_v15(text, keys)
-            codabench_scores = parse_codabench(text)
-            with open(os.path.join(output, "scores.json"), encoding="utf-8") as handle:
-                json_scores = json.load(handle)
-        except (ValueError, OSError, yaml.YAMLError) as error:
-            report.fail("%s: scores unreadable: %s" % (label, error))
-            return None
-        missing = [key for key in keys if key not in v15_scores]
-        if missing:
-            report.fail("%s: leaderboard keys missing from scores.txt: %s" % (label, ", ".join(missing)))
-        for key, value in v15_scores.items():
-            if not math.isfinite(value) or abs(value) >= 1e10:
-                report.fail("%s: %s = %r is not a finite number below 1e10" % (label, key, value))
-            if codabench_scores.get(key) != value or json_scores.get(key) != value:
-                report.fail("%s: %s differs between the v1.5, YAML and JSON readings" % (label, key))
-        report.ok("%s: exit 0, %d leaderboard scores" % (label, len(v15_scores)))
-        return v15_scores
+            result.problems.append("a traceback reached stderr:\n%s" % process.stderr[-1500:])
+        if process.returncode == 0:
+            result.scores = _read_scores(output, keys, result.problems)
+        return result
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def check_bundle(path: str, samples: Dict[str, bytes], broken: bytes, python: Sequence[str],
-                 report: Report) -> None:
-    """``samples``: sample submission zip (bytes) per reference-data zip name."""
-    with zipfile.ZipFile(path) as bundle:
-        names = bundle.namelist()
-        yaml_entries = [name for name in names if ".yaml" in name]
-        if not yaml_entries or yaml_entries[0] != "competition.yaml":
-            report.fail("v1.5: the first .yaml entry must be competition.yaml, found %s" % yaml_entries[:3])
-            return
-        if len(yaml_entries) > 1:
-            report.fail("v1.5: more than one entry contains .yaml: %s" % yaml_entries)
-        for name in names:
-            if name.startswith(("__MACOSX", "/")) or "\\" in name or ".DS_Store" in name or "__pycache__" in name:
-                report.fail("bundle: junk or unsafe entry %s" % name)
-            try:
-                name.encode("ascii")
-            except UnicodeEncodeError:
-                report.fail("bundle: non-ASCII entry name %r" % name)
-        config = yaml.safe_load(bundle.read("competition.yaml"))
-        referenced = [config.get("image")] + list((config.get("html") or {}).values())
-        for phase in config["phases"].values():
-            referenced += [phase[field] for field in ("scoring_program", "reference_data", "input_data",
-                                                      "ingestion_program", "public_data", "starting_kit")
-                           if field in phase]
-        for name in referenced:
-            if name not in names:
-                report.fail("v1.5: competition.yaml refers to %s, which is not an entry of the bundle" % name)
-        if report.problems:
-            return
-        report.ok("v1.5 unpacker: competition.yaml first, %d referenced entries present" % len(set(referenced)))
-        if not config.get("image"):
-            report.fail("Codabench: a logo is required")
-        if "terms" not in (config.get("html") or {}):
-            report.fail("Codabench: html.terms is required")
-        board_labels = {str(v["label"]).lower() for v in config["leaderboard"]["leaderboards"].values()}
-        keys = list(config["leaderboard"]["columns"])
-        for key, column in config["leaderboard"]["columns"].items():
-            if str(column["leaderboard"]["label"]).lower() not in board_labels:
-                report.fail("Codabench: column %s joins no leaderboard" % key)
-        report.ok("Codabench v1.5 path: competition.yaml at the root, logo, terms, %d columns" % len(keys))
-        for phase in sorted(config["phases"].values(), key=lambda p: p["phasenumber"]):
-            sample = samples.get(phase["reference_data"])
-            if sample is None:
-                report.fail("phase %s: no sample submission to run" % phase.get("label"))
+def _read_scores(output: str, keys: Sequence[str], problems: List[str]) -> Optional[Dict[str, float]]:
+    scores_path = os.path.join(output, "scores.txt")
+    if not os.path.isfile(scores_path):
+        problems.append("no output/scores.txt")
+        return None
+    with open(scores_path, encoding="ascii") as handle:
+        text = handle.read()
+    try:
+        v15_scores = parse_v15(text, keys)
+        codabench_scores = parse_codabench(text)
+        with open(os.path.join(output, "scores.json"), encoding="utf-8") as handle:
+            json_scores = json.load(handle)
+    except (ValueError, OSError, yaml.YAMLError) as error:
+        problems.append("scores unreadable: %s" % error)
+        return None
+    if set(codabench_scores) != set(keys) or set(json_scores) != set(keys):
+        problems.append("scores.txt and scores.json must hold exactly the leaderboard keys; extra: %s, missing: %s"
+                        % (sorted(set(codabench_scores) - set(keys)), sorted(set(keys) - set(codabench_scores))))
+    for key, value in v15_scores.items():
+        if not math.isfinite(value) or abs(value) >= 1e10:
+            problems.append("%s = %r is not a finite number below 1e10 (Codabench stores 10 digits)" % (key, value))
+        if codabench_scores.get(key) != value or json_scores.get(key) != value:
+            problems.append("%s differs between the v1.5, YAML and JSON readings" % key)
+    return v15_scores
+
+
+def _judge(run: Run, expect_success: bool, report: Report) -> None:
+    for problem in run.problems:
+        report.fail("%s: %s" % (run.label, problem))
+    if run.returncode is None:
+        return
+    if run.outputs != PUBLIC_OUTPUTS:
+        report.fail("%s: output/ must hold only %s (participants can download it), found %s"
+                    % (run.label, ", ".join(PUBLIC_OUTPUTS), ", ".join(run.outputs)))
+    if not run.page:
+        report.fail("%s: detailed_results.html is empty" % run.label)
+    elif run.label.startswith("v1.5") and run.uploaded_page != run.page:
+        report.fail("%s: the v1.5 watcher uploaded %d of %d bytes of detailed_results.html before the worker "
+                    "killed it" % (run.label, len(run.uploaded_page), len(run.page)))
+    if not expect_success:
+        if run.returncode == 0 or not run.stderr.strip():
+            report.fail("%s: expected a non-zero exit with a message, got exit %d" % (run.label, run.returncode))
+        else:
+            report.ok("%s: exit %d, %s" % (run.label, run.returncode, run.stderr.strip().splitlines()[0]))
+        return
+    if run.returncode != 0:
+        report.fail("%s: exit %d:\n%s" % (run.label, run.returncode, run.stderr[-1500:]))
+    elif run.scores is not None and not run.problems:
+        uploaded = " (page uploaded complete under the watcher's timing)" if run.label.startswith("v1.5") else ""
+        report.ok("%s: exit 0, %d leaderboard scores, output/ = %s%s"
+                  % (run.label, len(run.scores), ", ".join(run.outputs), uploaded))
+
+
+def one_track(submission: bytes, filename: str) -> bytes:
+    """The submission with only one track's file (or folder)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(submission)) as source, zipfile.ZipFile(buffer, "w") as target:
+        for name in source.namelist():
+            if name == filename or name.startswith(filename.rstrip("/") + "/"):
+                target.writestr(name, source.read(name))
+    return buffer.getvalue()
+
+
+# --------------------------------------------------------------------------------------------
+# Ranking: Codabench's ordering query and v1.5's per-column ranking
+# --------------------------------------------------------------------------------------------
+def codabench_order(rows: List[Tuple[str, Dict[str, float]]], columns: List[Dict[str, Any]],
+                    primary_index: int) -> List[str]:
+    """Names in Codabench's order: the primary column, then the others by index, each in its
+    direction; NULL first when descending and last when ascending (PostgreSQL's defaults)."""
+    primary = next(c for c in columns if c["index"] == primary_index)
+    ordered = [primary] + sorted((c for c in columns if c is not primary), key=lambda c: c["index"])
+
+    def sort_key(row):
+        key = []
+        for column in ordered:
+            value = row[1].get(column["key"])
+            if column["sorting"] == "desc":
+                key.append((0, 0.0) if value is None else (1, -value))
+            else:
+                key.append((1, 0.0) if value is None else (0, value))
+        return key
+    return [name for name, _ in sorted(rows, key=sort_key)]
+
+
+def v15_ranks_below(worse: Dict[str, float], better: Dict[str, float], key: str, sort: str) -> bool:
+    """v1.5 ranks each column by its values in the column's direction (missing: not ranked)."""
+    if key not in worse:
+        return True
+    if key not in better:
+        return False
+    return worse[key] < better[key] if sort == "desc" else worse[key] > better[key]
+
+
+def check_ranking(full: Dict[str, float], singles: Dict[str, Dict[str, float]], track_keys: Dict[str, List[str]],
+                  board: Dict[str, Any], v15_columns: Dict[str, Dict[str, Any]], report: Report) -> None:
+    columns = board["columns"]
+    wrong = []
+    for track, scores in singles.items():
+        for other, keys in track_keys.items():
+            if other == track:
                 continue
-            for layout in ("v1.5", "codabench"):
-                run_phase(bundle, phase, sample, keys, python, layout, True, report)
-                run_phase(bundle, phase, broken, keys, python, layout, False, report)
+            for key in keys:
+                if key not in v15_columns:
+                    continue
+                order = codabench_order([("all tracks", full), ("only " + track, scores)], columns,
+                                        next(c["index"] for c in columns if c["key"] == key))
+                if order[0] != "all tracks":
+                    wrong.append("Codabench, %s primary: only-%s ranks first" % (key, track))
+                if not v15_ranks_below(scores, full, key, v15_columns[key].get("sort", "desc")):
+                    wrong.append("v1.5, column %s: only-%s does not rank below" % (key, track))
+    rows = [("all tracks", full)] + [("only " + track, scores) for track, scores in singles.items()]
+    order = codabench_order(rows, columns, board["primary_index"])
+    primary_key = next(c["key"] for c in columns if c["index"] == board["primary_index"])
+    primary_track = next(track for track, keys in track_keys.items() if primary_key in keys)
+    entrants = {"all tracks", "only " + primary_track}
+    first_outsider = min(order.index(name) for name in order if name not in entrants)
+    if any(order.index(name) > first_outsider for name in entrants if name in order):
+        wrong.append("Codabench default board (%s): an entry without %s ranks above an entrant: %s"
+                     % (primary_key, primary_track, " > ".join(order)))
+    for line in wrong:
+        report.fail("ranking: " + line)
+    if not wrong:
+        report.ok("ranking: each single-track entry ranks below the six-track sample in every column of the "
+                  "other tracks (Codabench's query with each column as primary, v1.5's per-column ranking); "
+                  "default board: %s" % " > ".join(order))
+
+
+# --------------------------------------------------------------------------------------------
+# The bundles themselves
+# --------------------------------------------------------------------------------------------
+def _read_zip(path: str) -> Tuple[List[str], Dict[str, bytes]]:
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        return names, {name: archive.read(name) for name in names}
+
+
+def _entry_names(names: Sequence[str], platform: str, report: Report) -> None:
+    for name in names:
+        if name.startswith(("__MACOSX", "/")) or "\\" in name or ".DS_Store" in name or "__pycache__" in name:
+            report.fail("%s: junk or unsafe entry %s" % (platform, name))
+        try:
+            name.encode("ascii")
+        except UnicodeEncodeError:
+            report.fail("%s: non-ASCII entry name %r" % (platform, name))
+
+
+def check_v15_bundle(path: str, report: Report) -> Optional[Dict[str, Any]]:
+    names, files = _read_zip(path)
+    yaml_entries = [name for name in names if ".yaml" in name]
+    if not yaml_entries or yaml_entries[0] != "competition.yaml" or len(yaml_entries) > 1:
+        report.fail("v1.5: competition.yaml must be the first and only entry containing .yaml, found %s"
+                    % yaml_entries[:3])
+        return None
+    _entry_names(names, "v1.5", report)
+    config = yaml.safe_load(files["competition.yaml"])
+    unknown = sorted(set(config) - COMPETITION_KEYS) + sorted(
+        "phases.%s" % key for phase in config["phases"].values() for key in set(phase) - PHASE_KEYS)
+    if unknown:
+        report.fail("v1.5: keys that are not model fields (the upload fails): %s" % ", ".join(unknown))
+    referenced = [config.get("image")] + list((config.get("html") or {}).values())
+    for phase in config["phases"].values():
+        referenced += [phase[field] for field in ("scoring_program", "reference_data", "input_data",
+                                                  "ingestion_program", "public_data", "starting_kit") if field in phase]
+    for name in referenced:
+        if name not in files:
+            report.fail("v1.5: competition.yaml refers to %s, which is not an entry of the bundle" % name)
+    board = config["leaderboard"]
+    boards = {value["label"] for value in board["leaderboards"].values()}
+    groups = {value["label"] for value in (board.get("column_groups") or {}).values()}
+    for key, column in board["columns"].items():
+        if column["leaderboard"]["label"] not in boards:
+            report.fail("v1.5: column %s: leaderboard label %r matches no leaderboard exactly"
+                        % (key, column["leaderboard"]["label"]))
+        if "column_group" in column and column["column_group"]["label"] not in groups:
+            report.fail("v1.5: column %s: column group %r matches no group exactly" % (key, column["column_group"]["label"]))
+    if not config.get("end_date"):
+        report.fail("v1.5: no end_date: the last phase never ends")
+    report.ok("v1.5 unpacker: competition.yaml first, only model fields, %d referenced entries present, "
+              "labels match exactly" % len(set(referenced)))
+    report.verified["Codalab v1.5"].append("the unpacker's rules")
+    return dict(config=config, files=files)
+
+
+def check_codabench_bundle(path: str, report: Report) -> Optional[Dict[str, Any]]:
+    names, files = _read_zip(path)
+    if "competition.yaml" not in files:
+        report.fail("Codabench: no competition.yaml at the root")
+        return None
+    _entry_names(names, "Codabench", report)
+    config = yaml.safe_load(files["competition.yaml"])
+    fail = lambda line: report.fail("Codabench: " + line)  # noqa: E731
+    if config.get("version") != 2:
+        fail("version must be 2 (a native bundle)")
+    for field in ("image", "terms"):
+        if config.get(field) not in files:
+            fail("%s must name a file of the bundle" % field)
+    for page in [{"file": config.get("terms")}] + list(config.get("pages") or []):
+        if not files.get(page.get("file"), b"").strip():
+            fail("page %s is missing or empty" % page.get("file"))
+    tasks = {task["index"]: task for task in config.get("tasks") or []}
+    for task in tasks.values():
+        for field in ("scoring_program", "reference_data"):
+            if task.get(field) not in files:
+                fail("task %s: %s %s is not in the bundle" % (task["index"], field, task.get(field)))
+    for solution in config.get("solutions") or []:
+        if solution.get("path") not in files or not set(solution.get("tasks", [])) <= set(tasks):
+            fail("solution %s: missing file or task" % solution.get("index"))
+    phases = sorted(config.get("phases") or [], key=lambda phase: phase["index"])
+    previous_end = None
+    for phase in phases:
+        where = "phase %s" % phase.get("name")
+        start, end = (_when(phase.get(field)) for field in ("start", "end"))
+        if start is None or end is None:
+            fail("%s: needs a start and an end" % where)
+            continue
+        if end <= start:
+            fail("%s: ends before it starts" % where)
+        if previous_end is not None and start <= previous_end:
+            fail("%s: starts before (or when) the previous phase ends; Codabench refuses the bundle" % where)
+        if previous_end is not None and start - previous_end > datetime.timedelta(seconds=1):
+            fail("%s: %s with no open phase before it" % (where, start - previous_end))
+        previous_end = end
+        if phase.get("hide_score_output") is not True or phase.get("hide_output"):
+            fail("%s: needs hide_score_output: true and no hide_output (participants could download the "
+                 "output folder, or would not see their logs)" % where)
+        if not phase.get("tasks") or not set(phase["tasks"]) <= set(tasks):
+            fail("%s: tasks must point at the bundle's tasks" % where)
+        for field in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
+            if not isinstance(phase.get(field), int):
+                fail("%s: %s must be explicit" % (where, field))
+    boards = config.get("leaderboards") or []
+    if len(boards) != 1:
+        fail("exactly one leaderboard (Codabench attaches the first to every phase), found %d" % len(boards))
+        return None
+    board = boards[0]
+    if board.get("submission_rule") != "Force_Last":
+        fail("the leaderboard's submission_rule must be Force_Last (each participant's latest finished "
+             "submission, without a manual step), found %r" % board.get("submission_rule"))
+    columns = board.get("columns") or []
+    indexes = [column.get("index") for column in columns]
+    if len(set(indexes)) != len(columns) or len({c.get("key") for c in columns}) != len(columns):
+        fail("column keys and indexes must be unique")
+    for column in columns:
+        if not 0 < len(str(column.get("title", ""))) <= 36 or len(str(column.get("key", ""))) > 36:
+            fail("column %s: title and key must be 1 to 36 characters" % column.get("key"))
+        if column.get("sorting") not in ("asc", "desc") or not isinstance(column.get("precision"), int):
+            fail("column %s: sorting asc|desc and an integer precision are required" % column.get("key"))
+    if board.get("primary_index") not in indexes:
+        fail("primary_index %r is not a column index" % board.get("primary_index"))
+        return None
+    report.ok("Codabench v2 unpacker: %d tasks, %d solutions, %d phases with start and end (1 s apart), one "
+              "Force_Last leaderboard of %d columns, hide_score_output on every phase"
+              % (len(tasks), len(config.get("solutions") or []), len(phases), len(columns)))
+    report.verified["Codabench"].append("the v2 unpacker's rules, phase dates, Force_Last, hide_score_output")
+    return dict(config=config, files=files, board=board, phases=phases, tasks=tasks)
+
+
+def _when(value: Any) -> Optional[datetime.datetime]:
+    if isinstance(value, datetime.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=datetime.timezone.utc)
+    if isinstance(value, str) and value:
+        return datetime.datetime.fromisoformat(value)
+    return None
+
+
+def check_bundles(v15_path: str, codabench_path: str, samples: Dict[str, bytes], broken: bytes,
+                  python: Sequence[str], report: Report) -> None:
+    """``samples``: sample submission zip (bytes) per reference-data zip name."""
+    v15 = check_v15_bundle(v15_path, report)
+    codabench = check_codabench_bundle(codabench_path, report)
+    if report.problems or v15 is None or codabench is None:
+        return
+    config = v15["config"]
+    keys = list(config["leaderboard"]["columns"])
+    jobs = []  # (files, phase zips, submission, layout, label, expect success, single track)
+    phases = sorted(config["phases"].values(), key=lambda p: p["phasenumber"])
+    for number, phase in enumerate(phases):
+        sample = samples.get(phase["reference_data"])
+        task = codabench["tasks"][codabench["phases"][number]["tasks"][0]]
+        if sample is None:
+            report.fail("phase %s: no sample submission to run" % phase.get("label"))
+            continue
+        with zipfile.ZipFile(io.BytesIO(sample)) as archive:
+            if any(name.split("/")[-1] == "metadata" for name in archive.namelist()):
+                report.fail("phase %s: the sample submission holds a file named metadata: Codabench (and v1.5 "
+                            "in a code phase) would run it as a code submission" % phase["label"])
+        for layout, files, zips in (("v1.5", v15["files"], phase), ("codabench", codabench["files"], task)):
+            label = "phase %s" % phase["label"]
+            jobs.append((files, zips, sample, layout, label + ", sample submission", True, None))
+            jobs.append((files, zips, broken, layout, label + ", broken submission", False, None))
+            if number == 0:
+                for track in TRACKS:
+                    jobs.append((files, zips, one_track(sample, track.filename), layout,
+                                 label + ", only " + track.name, True, track.name))
+    limit = int(phases[0].get("execution_time_limit", 600))
+    # The v1.5 runs wait 5 s for the watcher: run side by side (they sleep, they do not compute).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=6) as pool:
+        futures = [pool.submit(run_phase, files, zips, submission, keys, python, layout, label, limit)
+                   for files, zips, submission, layout, label, _, _ in jobs]
+        runs = [future.result() for future in futures]
+    full: Dict[str, Dict[str, float]] = {}
+    singles: Dict[str, Dict[str, Dict[str, float]]] = {"v1.5": {}, "codabench": {}}
+    for (files, zips, submission, layout, label, expect, track), run in zip(jobs, runs):
+        _judge(run, expect, report)
+        if run.scores is None:
+            continue
+        if track:
+            singles[layout][track] = run.scores
+        elif label.startswith("phase %s," % phases[0]["label"]):
+            full[layout] = run.scores
+    if report.problems:
+        return
+    report.verified["Codalab v1.5"].append("the worker's layout (run/, nested zips, input/metadata, $tmp)")
+    report.verified["Codalab v1.5"].append("output/ = scores and detailed results only")
+    report.verified["Codalab v1.5"].append("detailed results uploaded complete under the watcher's timing")
+    report.verified["Codabench"].append("the worker's layout (res/metadata from the prediction step; "
+                                        "no metadata file in the sample submissions)")
+    report.verified["Codabench"].append("no gold in the downloadable output/")
+    track_keys = {track.name: [key for key in keys if key in track.keys] for track in TRACKS}
+    if singles["v1.5"] != singles["codabench"] or full["v1.5"] != full["codabench"]:
+        report.fail("ranking: the two workers gave different scores for the same submissions")
+        return
+    check_ranking(full["codabench"], singles["codabench"], track_keys, codabench["board"],
+                  config["leaderboard"]["columns"], report)
+    if not report.problems:
+        report.verified["Codalab v1.5"].append("ranking of single-track entries")
+        report.verified["Codabench"].append("ranking of single-track entries (its ordering query)")
+

@@ -1,9 +1,13 @@
 """Validating competition.yaml against the scoring program's tracks and both platforms' rules.
 
-The rules come from reading the platforms' source (../shared/research/codalab_bundle_format.md):
-Codalab v1.5 passes every top-level and phase key to its Django models and fails the whole upload
-on an unknown one; Codabench's v1.5 path needs a logo, the terms page, leaderboard labels that
-match, and limits keys and labels to 36 characters. Each problem is one line.
+The rules come from reading the platforms' source (../shared/research/codalab_bundle_format.md,
+../shared/platform_harness): Codalab v1.5 passes every top-level and phase key to its Django
+models and fails the whole upload on an unknown one, and matches leaderboard and column-group
+labels exactly; Codabench needs a logo, the terms page, phases with an end, and limits keys and
+column titles to 36 characters. A setting is refused where the two platforms would behave
+differently in a way participants see (ranking column, submission rule, phase dates, limits whose
+defaults differ); keys one platform merely ignores are listed by the build instead
+(``platforms.ignored_keys``). Each problem is one line.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ import os
 import re
 from typing import Any, Dict, List
 
+from .platforms import BLOCK, CODABENCH_KEYS
+
 COMPETITION_KEYS = {
     "title", "description", "image", "has_registration", "start_date", "end_date",
     "competition_docker_image", "force_submission_to_leaderboard", "disallow_leaderboard_modifying",
@@ -20,7 +26,7 @@ COMPETITION_KEYS = {
     "allow_public_submissions", "enable_forum", "anonymous_leaderboard", "enable_teams",
     "hide_top_three", "hide_chart", "show_datasets_from_yaml", "reward", "url_redirect",
     "html", "phases", "leaderboard", "admin_names",
-}
+}  # plus the ``codabench:`` block, which the v1.5 yaml leaves out
 PHASE_KEYS = {
     "phasenumber", "label", "start_date", "description", "max_submissions", "max_submissions_per_day",
     "is_scoring_only", "execution_time_limit", "color", "auto_migration", "leaderboard_management_mode",
@@ -54,7 +60,7 @@ def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_
     add = problems.append
     if not isinstance(config, dict):
         return ["competition.yaml: the top level must be a mapping"]
-    for key in sorted(set(config) - COMPETITION_KEYS, key=str):
+    for key in sorted(set(config) - COMPETITION_KEYS - {BLOCK}, key=str):
         add("competition.yaml: unknown top-level key %r (Codalab v1.5 rejects the whole bundle; "
             "v2 keys such as version, pages, tasks, terms do not belong here)" % key)
     title = config.get("title")
@@ -66,9 +72,13 @@ def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_
     docker = config.get("competition_docker_image")
     if docker not in KNOWN_IMAGES:
         add("competition.yaml: competition_docker_image must be one of %s" % ", ".join(sorted(KNOWN_IMAGES)))
-    if "end_date" in config and config["end_date"] is not None and \
-            not isinstance(config["end_date"], (datetime.date, datetime.datetime)):
-        add("competition.yaml: end_date must be an unquoted date or datetime, or empty")
+    if not isinstance(config.get("end_date"), (datetime.date, datetime.datetime)):
+        add("competition.yaml: end_date must be an unquoted date or datetime: the end of the last phase "
+            "(without it the last phase never ends on Codabench)")
+    if not config.get("force_submission_to_leaderboard"):
+        add("competition.yaml: force_submission_to_leaderboard must be true (on Codabench it becomes the "
+            "Force_Last rule; otherwise every participant must add each submission to the board by hand)")
+    _codabench_block(config.get(BLOCK), problems)
     html = config.get("html")
     if not isinstance(html, dict):
         add("competition.yaml: html must map overview, evaluation, terms and data to pages")
@@ -125,11 +135,11 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
                 datetime.datetime(start.year, start.month, start.day)
             if start_dt.tzinfo is None:
                 start_dt = start_dt.replace(tzinfo=datetime.timezone.utc)
-            if previous_start is not None and start_dt - previous_start < datetime.timedelta(days=1):
-                add("%s: must start at least a day after the previous phase (Codabench ends a phase "
-                    "the day before the next one starts)" % where)
+            if previous_start is not None and start_dt - previous_start < datetime.timedelta(seconds=2):
+                add("%s: must start after the previous phase (Codabench ends each phase one second "
+                    "before the next one starts; phases may not overlap)" % where)
             previous_start = start_dt
-        for field in ("max_submissions_per_day", "execution_time_limit"):
+        for field in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
             if not isinstance(phase.get(field), int) or isinstance(phase.get(field), bool) or phase[field] <= 0:
                 add("%s: set %s explicitly (the platforms' defaults differ)" % (where, field))
         for field in ("scoring_program", "reference_data"):
@@ -143,8 +153,16 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
                 "the phase's folder of reference data" % where)
         if index == 0 and phase.get("auto_migration"):
             add("%s: auto_migration cannot be true on the first phase (Codabench refuses it)" % where)
-        if phase.get("leaderboard_management_mode", "default") not in ("default", "hide_results"):
-            add("%s: leaderboard_management_mode must be default or hide_results" % where)
+        if phase.get("leaderboard_management_mode", "default") != "default":
+            add("%s: leaderboard_management_mode must be default (Codabench has no hide_results: the "
+                "board would be hidden on v1.5 only)" % where)
+        if phase.get("force_best_submission_to_leaderboard"):
+            add("%s: force_best_submission_to_leaderboard is refused: Codabench's Force_Best picks the best "
+                "submission by the primary column alone, v1.5 otherwise; the board shows each "
+                "participant's latest submission on both" % where)
+        if phase.get("phase_never_ends"):
+            add("%s: phase_never_ends is refused: the competition's end_date ends the last phase on "
+                "both platforms" % where)
         if "color" in phase and phase["color"] not in COLORS:
             add("%s: color must be one of %s" % (where, ", ".join(sorted(COLORS))))
         result.append(phase)
@@ -158,6 +176,25 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
     return result
 
 
+def _codabench_block(values: Any, problems: List[str]) -> None:
+    add = problems.append
+    if values is None:
+        return
+    if not isinstance(values, dict):
+        add("competition.yaml: %s must be a mapping of Codabench-only settings" % BLOCK)
+        return
+    for key in sorted(values, key=str):
+        if key == "hide_output":
+            add("competition.yaml: %s.hide_output is refused: it also hides the logs where participants read "
+                "why a submission failed (hide_score_output hides the output folder)" % BLOCK)
+        elif key not in CODABENCH_KEYS:
+            add("competition.yaml: %s.%s is not a known Codabench setting (known: %s)"
+                % (BLOCK, key, ", ".join(sorted(CODABENCH_KEYS))))
+    if values.get("hide_score_output", True) is not True:
+        add("competition.yaml: %s.hide_score_output must stay true: Codabench lets participants download "
+            "the whole output folder otherwise" % BLOCK)
+
+
 def _leaderboard(config, phases, reference_root, tracks, lower_is_better, problems) -> None:
     add = problems.append
     board = config.get("leaderboard")
@@ -165,6 +202,8 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
             or not isinstance(board.get("columns"), dict):
         add("competition.yaml: leaderboard needs leaderboards and columns")
         return
+    groups = {str(value.get("label")) for value in (board.get("column_groups") or {}).values()
+              if isinstance(value, dict)}
     labels = {}
     for key, value in board["leaderboards"].items():
         if not isinstance(value, dict) or "label" not in value or "rank" not in value:
@@ -197,6 +236,10 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
             add("%s: leaderboard.label must equal a leaderboard's label exactly" % where)
         else:
             used_per_board[board_label] += 1
+        group = column.get("column_group")
+        if group is not None and (not isinstance(group, dict) or str(group.get("label")) not in groups):
+            add("%s: column_group.label must equal a column group's label exactly (v1.5 matches case and "
+                "spaces)" % where)
         label = column.get("label", "")
         if not isinstance(label, str) or not label or len(label) > 36:
             add("%s: label must be 1 to 36 characters" % where)
@@ -240,3 +283,9 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
             if track.find_gold(path) is None:
                 add("phase %s: the leaderboard shows track %s but %s has no gold for it (%s)"
                     % (phase.get("label"), track.name, path, " or ".join(track.gold_names or (track.filename,))))
+        for track in tracks:  # the scorer writes every key of the phase's tracks (not entered: ranks last)
+            missing = [key for key in track.keys if key not in board["columns"]]
+            if missing and track.find_gold(path) is not None:
+                add("phase %s: %s has gold for track %s, whose keys the scorer writes on every submission; "
+                    "make each a column (hidden: true hides one): %s"
+                    % (phase.get("label"), path, track.name, ", ".join(missing)))

@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
-"""The Codalab contract: ``python3 score.py INPUT OUTPUT``.
+"""The Codalab contract: ``python3 score.py INPUT OUTPUT [--items DIR]``.
 
 INPUT/ref  the phase's reference data (gold), one file (or folder) per track
 INPUT/res  the participant's files, named as in ``scorer/registry.py``
-OUTPUT/    scores.txt, scores.json, detailed_results.html (public); private/ (organisers only)
+OUTPUT/    scores.txt, scores.json, detailed_results.html: nothing else, and nothing derived from
+           gold beyond the leaderboard scores and aggregates (Codabench lets participants
+           download the whole folder)
+--items DIR  (local runs only) per-item details, which reveal gold, and the full text of
+           reference-data problems and internal errors
 
-Every track whose gold is in ref/ and whose file is in res/ is scored; the others are skipped
-and their keys are absent. Exit status 0 when every submitted file was scored, otherwise 1 with
-one line per problem on stderr. Standard library only, Python 3.7 to 3.12.
+Every track whose gold is in ref/ and whose file is in res/ is scored. Every key of the phase's
+tracks is written: a track the submission did not enter gets a value that ranks last
+(scorer/report.py); the build makes each of these keys a leaderboard column.
+Exit status 0 when every submitted file was scored, otherwise 1 with one line per problem on
+stderr. Standard library only, Python 3.7 to 3.12.
+
+On the Codalab v1.5 worker the program stays alive a few seconds after its last write (see
+``scorer/workers.py``), so that the worker's watcher uploads the complete detailed results.
 """
 
 from __future__ import annotations
@@ -20,53 +29,77 @@ PROGRAM_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, PROGRAM_DIR)
 
 from scorer.options import load_options  # noqa: E402
+from scorer.workers import wait_for_v15_watcher  # noqa: E402
 from scorer.problems import ReferenceDataError, SubmissionError, capped  # noqa: E402
 from scorer.registry import TRACKS  # noqa: E402
 from scorer.result import unstorable_scores  # noqa: E402
-from scorer.report import collect_scores, write_html, write_private, write_scores  # noqa: E402
+from scorer.report import (collect_scores, leaderboard_scores, write_html, write_items,  # noqa: E402
+                           write_scores)
 from scorer.submission import locate_submission  # noqa: E402
+
+USAGE = "usage: python3 score.py INPUT_DIR OUTPUT_DIR [--items DIR]"
+DETAILS_HINT = ("organisers see the details by running scoring_program/score.py locally on this phase's "
+                "reference data with --items DIR")
 
 
 def main(argv):
+    items_dir = _items_dir(argv)
     try:
-        return run(argv)
-    except Exception:  # never a traceback on the participant's screen
-        import traceback
-        print("internal error of the scoring program; please tell the organisers", file=sys.stderr)
-        try:
-            private = os.path.join(argv[2], "private")
-            os.makedirs(private, exist_ok=True)
-            with open(os.path.join(private, "traceback.txt"), "w", encoding="utf-8") as handle:
-                handle.write(traceback.format_exc())
-        except Exception:
-            pass
-        return 1
+        code = run(argv, items_dir)
+    except Exception:  # never a traceback on the participant's screen, nor gold
+        print("internal error of the scoring program; please tell the organisers (%s)" % DETAILS_HINT,
+              file=sys.stderr)
+        _keep_traceback(items_dir)
+        code = 1
+    wait_for_v15_watcher(PROGRAM_DIR)
+    return code
 
 
-def run(argv):
+def _items_dir(argv):
+    if len(argv) == 5 and argv[3] == "--items":
+        return argv[4]
+    return None
+
+
+def _keep_traceback(items_dir):
+    if items_dir is None:
+        return
+    import traceback
+    try:
+        os.makedirs(items_dir, exist_ok=True)
+        with open(os.path.join(items_dir, "problems.txt"), "a", encoding="utf-8") as handle:
+            handle.write(traceback.format_exc())
+    except OSError:
+        pass
+
+
+def run(argv, items_dir=None):
     # A short-lived process that builds millions of small acyclic objects (parsed JSON, spans):
     # the cyclic garbage collector would only rescan them, several times over (4x slower parsing).
     gc.disable()
-    if len(argv) != 3:
-        print("usage: python3 score.py INPUT_DIR OUTPUT_DIR", file=sys.stderr)
+    if len(argv) not in (3, 5) or (len(argv) == 5 and argv[3] != "--items"):
+        print(USAGE, file=sys.stderr)
         return 2
     input_dir, output_dir = argv[1], argv[2]
     reference_dir = os.path.join(input_dir, "ref")
     os.makedirs(output_dir, exist_ok=True)
-
-    problems, private_lines, results = [], [], []
-    hidden, stopped = 0, False  # problems found but not kept, and whether a reader stopped early
+    outcome = Outcome(output_dir, items_dir)
     try:
         options = load_options(PROGRAM_DIR, reference_dir)
+        outcome.detail = options.detailed_results
         phase_tracks = [(track, track.find_gold(reference_dir)) for track in TRACKS]
         phase_tracks = [(track, gold) for track, gold in phase_tracks if gold is not None]
         if not phase_tracks:
             raise ReferenceDataError(["reference data: no gold file of any track in ref/"])
+        outcome.phase_tracks = [track.name for track, _ in phase_tracks]
         submission = locate_submission(os.path.join(input_dir, "res"), [t for t, _ in phase_tracks])
     except ReferenceDataError as error:
-        return finish(output_dir, results, error.public, error.private)
+        outcome.reference_problem(error)
+        return outcome.finish()
     except SubmissionError as error:
-        return finish(output_dir, results, error.lines, [], error.more, error.stopped)
+        outcome.problems.extend(error.lines)
+        outcome.hidden, outcome.stopped = error.more, error.stopped
+        return outcome.finish()
     for line in submission.notices:
         print(line)
 
@@ -74,49 +107,69 @@ def run(argv):
         submitted = submission.files.get(track.filename)
         if submitted is None:
             continue
+        outcome.submitted.append(track.name)
         print("scoring %s (%s)" % (track.filename, track.name))
         try:
             result = track.scorer()(gold_path, submitted, track.filename, options, reference_dir)
         except SubmissionError as error:
-            problems.extend(error.lines)
-            hidden += error.more
-            stopped = stopped or error.stopped
+            outcome.problems.extend(error.lines)
+            outcome.hidden += error.more
+            outcome.stopped = outcome.stopped or error.stopped
             continue
         except ReferenceDataError as error:
-            problems.extend(error.public)
-            private_lines.extend(error.private)
+            outcome.reference_problem(error)
             continue
         except Exception:  # a bug of ours: no traceback for the participant, all of it for us
             import traceback
-            problems.append("%s: internal error of the scoring program while scoring this file; "
-                            "please tell the organisers" % track.filename)
-            private_lines.append(traceback.format_exc())
+            outcome.problems.append("%s: internal error of the scoring program while scoring this file; please "
+                                "tell the organisers (%s)" % (track.filename, DETAILS_HINT))
+            outcome.private_lines.append(traceback.format_exc())
             continue
         unstorable = unstorable_scores(result.scores)
         if unstorable:  # (no track can produce one; kept so that no run is lost silently)
-            problems.append("%s: the score %s is not finite or not below 1e10, which the platforms cannot "
-                            "store; this file was not scored" % (track.filename, ", ".join(unstorable)))
+            outcome.problems.append("%s: the score %s is not finite or not below 1e10, which the platforms "
+                                    "cannot store; this file was not scored" % (track.filename, ", ".join(unstorable)))
             continue
         for warning in result.warnings:
             print("%s: warning: %s" % (track.filename, warning))
-        results.append(result)
-    return finish(output_dir, results, problems, private_lines, hidden, stopped)
+        outcome.results.append(result)
+    return outcome.finish()
 
 
-def finish(output_dir, results, problems, private_lines, hidden=0, stopped=False):
-    """Write every output; exit 1 if anything could not be scored."""
-    scores = collect_scores(results)
-    write_scores(output_dir, scores)
-    shown = capped(problems, more=hidden, stopped=stopped)
-    write_html(output_dir, results, shown)
-    write_private(output_dir, results, list(problems) + list(private_lines))
-    for key, value in scores.items():
-        print("%s: %.6f" % (key, value))
-    if problems:
-        for line in shown:
-            print(line, file=sys.stderr)
-        return 1
-    return 0
+class Outcome:
+    """What one run found, and writing it: the public outputs, and the items only when asked."""
+
+    def __init__(self, output_dir, items_dir):
+        self.output_dir, self.items_dir = output_dir, items_dir
+        self.results, self.problems, self.private_lines = [], [], []
+        self.hidden, self.stopped = 0, False  # problems found but not kept; a reader stopped early
+        self.detail = "full"
+        self.phase_tracks, self.submitted = [], []
+
+    def reference_problem(self, error):
+        """One public line (file and place, never the gold), the details for a local run only."""
+        more = " (and %d more)" % (len(error.public) - 1) if len(error.public) > 1 else ""
+        self.problems.append("%s%s; %s" % (error.public[0], more, DETAILS_HINT))
+        self.private_lines.extend(error.private)
+
+    def finish(self):
+        """Write every output; exit 1 if anything could not be scored."""
+        scores = collect_scores(self.results)
+        write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks))
+        shown = capped(self.problems, more=self.hidden, stopped=self.stopped)
+        not_entered = [name for name in self.phase_tracks if name not in self.submitted]
+        write_html(self.output_dir, self.results, shown, not_entered, self.detail)
+        if self.items_dir is not None:
+            write_items(self.items_dir, self.results, list(self.problems) + list(self.private_lines))
+        for key, value in scores.items():
+            print("%s: %.6f" % (key, value))
+        for name in not_entered:
+            print("%s: not entered (its leaderboard columns rank last)" % name)
+        if self.problems:
+            for line in shown:
+                print(line, file=sys.stderr)
+            return 1
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Score a submission on your machine with the very same scoring program as the platform.
 
-    python3 score_locally.py SUBMISSION [--phase dev] [--ref GOLD_DIR] [--out scoring_output]
+    python3 score_locally.py SUBMISSION [--phase dev] [--ref GOLD_DIR] [--out scoring_output] [--items DIR]
 
 SUBMISSION is the zip you would upload (or a folder with the same files). The gold of the phase is
 GOLD_DIR, or reference_data/<phase> of the repository when it is there. This builds Codalab's
 layout (input/ref, input/res, output) in a temporary folder, runs scoring_program/score.py, prints
-the scores, and keeps the outputs (scores.txt, detailed_results.html) in --out.
+the scores, and keeps the outputs (scores.txt, detailed_results.html) in --out; with --items, the
+per-item details (one <track>_items.json per track), which the platform never shows.
 Standard library only; Python 3.7 or newer.
 """
 
@@ -29,7 +30,7 @@ MAX_UNPACKED_BYTES = 6 * 200 * 1024 ** 2  # a zip that unpacks to more is refuse
 MAX_MEMBERS = 10000
 MAX_NAME_CHARS = 255  # one part of a path, as most file systems allow
 DEFAULT_FILE_LIMIT = 200 * 1024 ** 2  # the scorer's max_file_bytes, unless its settings say otherwise
-OUT_MARKER = ".made_by_score_locally"  # in an --out folder this tool made (and may replace)
+OUTPUT_NAMES = frozenset({"scores.txt", "scores.json", "detailed_results.html"})  # what --out may hold
 _COPY_CHUNK = 1 << 20
 
 
@@ -190,20 +191,19 @@ def stage_submission(submission: str, res_dir: str) -> None:
 
 
 def prepare_out(out_dir: str) -> None:
-    """``out_dir`` ready for the outputs: made here, or made by an earlier run of this tool (its
-    marker file says so), or empty. Any other existing folder is refused, never deleted."""
+    """``out_dir`` ready for the outputs: made here, or empty, or holding only the scoring
+    program's own outputs (an earlier run's), which are replaced. Any other existing folder is
+    refused and left as it is: nothing of the participant's is ever deleted."""
     if os.path.lexists(out_dir):
         if not os.path.isdir(out_dir) or os.path.islink(out_dir):
             raise KitError("--out %s exists and is not a folder; choose another --out" % out_dir)
         entries = os.listdir(out_dir)
-        if entries and OUT_MARKER not in entries:
-            raise KitError("--out %s exists and was not made by score_locally.py; choose another --out "
-                           "(nothing in it was changed)" % out_dir)
-        if entries:
-            shutil.rmtree(out_dir)
+        if not set(entries) <= OUTPUT_NAMES or not all(os.path.isfile(os.path.join(out_dir, e)) for e in entries):
+            raise KitError("--out %s exists and holds other files than the scoring program's outputs; "
+                           "choose another --out (nothing in it was changed)" % out_dir)
+        for entry in entries:
+            os.remove(os.path.join(out_dir, entry))
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, OUT_MARKER), "w", encoding="utf-8") as handle:
-        handle.write("made by score_locally.py; the next run may replace this folder\n")
 
 
 def default_reference(phase: str) -> str:
@@ -215,14 +215,16 @@ def default_reference(phase: str) -> str:
                    "files), or check the format only with check_format.py" % phase)
 
 
-def run_scoring(reference_dir: str, submission: str, out_dir: str, quiet: bool = False) -> int:
+def run_scoring(reference_dir: str, submission: str, out_dir: str, quiet: bool = False,
+                items_dir: str = "") -> int:
     program = find_program()
     with tempfile.TemporaryDirectory(prefix="score-locally-") as work:
         input_dir = os.path.join(work, "input")
         shutil.copytree(reference_dir, os.path.join(input_dir, "ref"))
         stage_submission(submission, os.path.join(input_dir, "res"))
         prepare_out(out_dir)
-        process = subprocess.run([sys.executable, program, input_dir, out_dir],
+        command = [sys.executable, program, input_dir, out_dir] + (["--items", items_dir] if items_dir else [])
+        process = subprocess.run(command,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if not quiet:
         sys.stdout.write(process.stdout)
@@ -236,11 +238,13 @@ def main(argv=None) -> int:
     parser.add_argument("--phase", default="dev", help="the phase whose gold to use (default: dev)")
     parser.add_argument("--ref", help="the folder with the phase's gold files")
     parser.add_argument("--out", default="scoring_output", help="where to keep the outputs")
+    parser.add_argument("--items", default="", help="also write the per-item details into this folder")
     args = parser.parse_args(argv)
     try:
         reference = os.path.abspath(args.ref) if args.ref else default_reference(args.phase)
         out_dir = os.path.abspath(args.out)
-        code = run_scoring(reference, args.submission, out_dir)
+        code = run_scoring(reference, args.submission, out_dir,
+                           items_dir=os.path.abspath(args.items) if args.items else "")
     except KitError as error:
         print("score_locally: %s" % error, file=sys.stderr)
         return 2

@@ -129,6 +129,11 @@ def _duplicated_long_id(name: str) -> Callable[[str, int], None]:
     return write
 
 
+def _duplicated_long_absita_id(folder: str, size: int) -> None:
+    identifier = "x" * min(max(size // 40, 1000), 900 * 1024)
+    _write(folder, ABS, '{"id_sentence": "%s", "score": 3}\n' % identifier * 30)
+
+
 ATTACKS: List[Attack] = [
     # 1. memory bounded by the input
     Attack("nlu rows of one character", repeated(NLU, "", "x\n", ""), 1, "expected 3 comma-separated columns"),
@@ -181,8 +186,9 @@ ATTACKS: List[Attack] = [
     Attack("a name that is not UTF-8", _special("non-UTF-8 name"), 1, "found: caf\\xe9\\n.json"),
     Attack("a wrapper folder whose name is not UTF-8", _special("non-UTF-8 wrapper"), 0, "r\\xe9sultats"),
     # 5. echoed input is bounded
-    Attack("30 duplicates of a long id", _duplicated_long_id(ST1), 1, "characters) (first at record 1)"),
-    Attack("30 duplicates of a long st2 id", _duplicated_long_id(ST2), 1, "characters) (first at record 1)"),
+    Attack("30 duplicates of a long id", _duplicated_long_id(ST1), 1, "characters)"),  # (last copy wins: a warning)
+    Attack("30 duplicates of a long st2 id", _duplicated_long_id(ST2), 1, "characters)"),
+    Attack("30 duplicates of a long absita id", _duplicated_long_absita_id, 1, "characters) (first at line 1)"),
     Attack("unknown long technique names", numbered(FLC, "", "11\t%d" + "X" * 5000 + "\t0\t5\n", ""), 1,
            "unknown technique"),
     # 7. smaller

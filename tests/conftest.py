@@ -56,10 +56,18 @@ class Run:
         self.stdout = process.stdout
         self.stderr = process.stderr
         self.output = output
+        self.items = output.parent / "items"
+
+    @property
+    def all_scores(self) -> Dict[str, float]:
+        """scores.txt as v1.5 reads it: every leaderboard key, not-entered tracks included."""
+        return parse_scores_v15((self.output / "scores.txt").read_text(encoding="ascii"))
 
     @property
     def scores(self) -> Dict[str, float]:
-        return parse_scores_v15((self.output / "scores.txt").read_text(encoding="ascii"))
+        """The scores of the tracks the submission entered (without the not-entered values)."""
+        from scorer.report import not_entered_value
+        return {key: value for key, value in self.all_scores.items() if value != not_entered_value(key)}
 
     @property
     def scores_json(self) -> Dict[str, float]:
@@ -67,8 +75,9 @@ class Run:
 
 
 def run_score(tmp_path: Path, ref: Dict[str, object], res: Dict[str, object],
-              python: str = sys.executable, env: Optional[Dict[str, str]] = None) -> Run:
-    """Stage input/ref and input/res (values: bytes, str, or a Path to copy), run score.py."""
+              python: str = sys.executable, env: Optional[Dict[str, str]] = None, items: bool = False) -> Run:
+    """Stage input/ref and input/res (values: bytes, str, or a Path to copy), run score.py;
+    ``items``: as a local run asking for the per-item details (``--items <run>/items``)."""
     base = tmp_path / ("run%d" % len(list(tmp_path.glob("run*"))))
     for folder, files in (("ref", ref), ("res", res)):
         target = base / "input" / folder
@@ -90,8 +99,10 @@ def run_score(tmp_path: Path, ref: Dict[str, object], res: Dict[str, object],
     if nltk_data_dir() is not None:
         run_env.setdefault("NLTK_DATA", str(nltk_data_dir()))
     run_env.update(env or {})
-    process = subprocess.run([python, str(PROGRAM / "score.py"), str(base / "input"), str(output)],
-                             capture_output=True, text=True, cwd=str(base), env=run_env, timeout=600)
+    command = [python, str(PROGRAM / "score.py"), str(base / "input"), str(output)]
+    if items:
+        command += ["--items", str(base / "items")]
+    process = subprocess.run(command, capture_output=True, text=True, cwd=str(base), env=run_env, timeout=600)
     return Run(process, output)
 
 

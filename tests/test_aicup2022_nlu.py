@@ -206,9 +206,73 @@ def test_with_test_input_the_ids_must_be_exactly_the_test_ids(tmp_path):
     with pytest.raises(SubmissionError) as error:
         score_text(tmp_path, '1,"a b c","d e f"\n2,"x y","z"\n', test_input=test_input)
     assert "'3'" in error.value.lines[0]
+    # an answer of 600 characters for a q of 7 is scored (it can only lower its own score)
+    result = score_text(tmp_path, '1,"%s","d"\n2,"x","z"\n3,"u","v"\n' % ("a " * 300), test_input=test_input)
+    assert result.scores["nlu_q"] == pytest.approx((1 / 301 + 1 / 2) / 2)  # LCS 1 of "a b"; "x" of "x y"
+
+
+@pytest.mark.parametrize("test_input", [False, True], ids=["without_test_input", "with_test_input"])
+def test_the_character_cap_applies_before_tokenizing_with_or_without_test_input(tmp_path, test_input, monkeypatch):
+    monkeypatch.setattr(nlu, "shared_tokenizer", lambda: pytest.fail("tokenized before the cap"))
+    text = '1,"%s","d"\n2,"x","z"\n3,"u","v"\n' % ("a" * 100001)
     with pytest.raises(SubmissionError) as error:
-        score_text(tmp_path, '1,"%s","d"\n2,"x","z"\n3,"u","v"\n' % ("a " * 300), test_input=test_input)
-    assert "characters; at most 214" in error.value.lines[0]
+        score_text(tmp_path, text, test_input='id,q,r,s\n1,"a","b",AGREE\n2,"x","z",AGREE\n3,"u","v",AGREE\n'
+                   if test_input else None)
+    assert "q': the answer has 100001 characters; at most 100000 are accepted" in error.value.lines[0]
+
+
+def reference_nlu_score(gold_path, submitted):
+    """The task's rule written out the slow way: nltk.word_tokenize (3.7), 1-character punctuation
+    dropped, the textbook LCS, the best of the accepted answers per id, Σ / 2N."""
+    import string
+    import nltk
+
+    def tokens(text):
+        text = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
+        return [t for t in nltk.word_tokenize(text) if not (len(t) == 1 and t in string.punctuation)]
+
+    def ratio(a, b):
+        common = naive_lcs(a, b)
+        union = len(a) + len(b) - common
+        return common / union if union else 0.0
+
+    answers = {}
+    with open(gold_path, encoding="utf-8", newline="") as handle:
+        for row in csv.reader(handle):
+            answers.setdefault(row[0], []).append((tokens(row[1]), tokens(row[2])))
+    total = 0.0
+    for identifier, accepted in answers.items():
+        q, r = (tokens(text) for text in submitted[identifier])
+        total += max(ratio(q, gold_q) + ratio(r, gold_r) for gold_q, gold_r in accepted)
+    return total / (2 * len(answers))
+
+
+def test_degenerate_generated_answers_are_scored_as_the_reference(tmp_path, monkeypatch):
+    """A real generative run (seq2seq) with a few answers degenerated into 1,500 characters of
+    "-- -- --", as five of the first-prize team's test submissions had; the test input in ref/
+    has each q and r as short as the gold answer, so the old relative cap would refuse them."""
+    import nltk
+    data = nltk_data_dir()
+    if data is not None:
+        monkeypatch.setenv("NLTK_DATA", str(data))
+        monkeypatch.setattr(nltk.data, "path", [str(data)] + list(nltk.data.path))
+    gold = shared_path(*NLU, GOLD)
+    path = next(p for p in shared_path(*NLU, "subset_predictions").iterdir() if p.name.startswith("wclu"))
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = [row for row in csv.reader(handle) if row and row[0] != "id"]
+    degenerate = '"' + ("-- " * 500)[:1500] + '"'
+    for row in rows[::200]:
+        row[1] = degenerate
+    rows[7][2] = degenerate
+    submitted = {row[0]: (row[1], row[2]) for row in rows}
+    submission = tmp_path / nlu.FILE_NAME
+    with open(submission, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([["id", "q", "r"]] + rows)
+    with open(tmp_path / nlu.TEST_INPUT, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([["id", "q", "r", "s"]] + [[row[0], "q", "r", "AGREE"] for row in rows])
+    result = nlu.score(str(gold), str(submission), nlu.FILE_NAME, Options(), str(tmp_path))
+    assert result.scores["nlu_score"] == pytest.approx(reference_nlu_score(gold, submitted), abs=1e-12)
+    assert result.scores["nlu_score"] < 0.775546  # below the unmodified file's score
 
 
 def test_end_to_end_with_the_real_baseline_submission(tmp_path):
@@ -257,3 +321,46 @@ def test_another_nltk_or_none_is_refused_before_loading_it(tmp_path, version, ex
     first, loaded = process.stdout.strip().splitlines()
     assert expected in first
     assert loaded == "[]"
+
+
+def _real_rows():
+    path = next(p for p in shared_path(*NLU, "subset_predictions").iterdir() if p.name.startswith("wclu"))
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.reader(handle))  # header id,q,r, then the rows
+
+
+def _written(rows, delimiter=",", index=False, bom=False, newline="\n"):
+    """What pandas' to_csv writes for these rows (its default is QUOTE_MINIMAL, like csv's)."""
+    import io
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator=newline)
+    for number, row in enumerate(rows):
+        writer.writerow(([""] if number == 0 else [str(number - 1)]) + row if index else row)
+    return ("\ufeff" if bom else "") + buffer.getvalue()
+
+
+@pytest.mark.parametrize("variant,fragment", [
+    (dict(index=True), "line 1: an index column before id,q',r': the first column is empty in the header; "
+                       "write the file without it (pandas: to_csv(path, index=False))"),
+    (dict(delimiter=";", bom=True, newline="\r\n"),  # European Excel
+     "line 1: the columns are separated by semicolons (';'), as Excel writes CSV in some locales; separate "
+     "the columns with commas (pandas: to_csv(path, sep=\",\", index=False)"),
+    (dict(delimiter="\t"), "line 1: the columns are separated by TAB characters (a TSV file)"),
+])
+def test_the_usual_csv_mistakes_are_named_with_their_fix(tmp_path, variant, fragment):
+    rows = _real_rows()
+    (tmp_path / "sub.csv").write_text(_written(rows, **variant), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        nlu.score(str(shared_path(*NLU, GOLD)), str(tmp_path / "sub.csv"), nlu.FILE_NAME, Options(), str(tmp_path))
+    assert error.value.lines == ["%s: %s" % (nlu.FILE_NAME, fragment)] or fragment in error.value.lines[0]
+    assert len(error.value.lines) == 1
+    # the same rows written correctly score
+    (tmp_path / "sub.csv").write_text(_written(rows), encoding="utf-8")
+    result = nlu.score(str(shared_path(*NLU, GOLD)), str(tmp_path / "sub.csv"), nlu.FILE_NAME, Options(), str(tmp_path))
+    assert "%.6f" % result.scores["nlu_score"] == "0.775546"
+
+
+def test_an_index_column_without_header_is_named():
+    rows = '0,1,"a","b"\n1,2,"c","d"\n'
+    assert "the first column is a row number" in nlu.layout_problem(rows)
+    assert nlu.layout_problem('1,"a, b","c"\n2,"x","y"\n') is None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import datetime
 import hashlib
+import io
+import json
 import os
 import shutil
 import subprocess
@@ -30,7 +32,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("dist")
     process = subprocess.run(BUILD + ["--out", str(out)], capture_output=True, text=True, cwd=str(ROOT))
     assert process.returncode == 0, process.stdout + process.stderr
-    assert "check: the bundle passes" in process.stdout
+    assert "check: both bundles pass; verified on Codalab v1.5: " in process.stdout
     return out, process.stdout
 
 
@@ -42,8 +44,8 @@ def test_two_builds_are_byte_identical(built, tmp_path):
     out, _ = built
     process = subprocess.run(BUILD + ["--out", str(tmp_path), "--no-check"], capture_output=True, text=True)
     assert process.returncode == 0, process.stderr
-    assert sha256(out / "competition_bundle.zip") == sha256(tmp_path / "competition_bundle.zip")
-    assert sha256(out / "starting_kit.zip") == sha256(tmp_path / "starting_kit.zip")
+    for name in ("competition_bundle.zip", "codabench_bundle.zip", "starting_kit.zip"):
+        assert sha256(out / name) == sha256(tmp_path / name), name
 
 
 def test_bundle_layout(built):
@@ -63,19 +65,79 @@ def test_bundle_layout(built):
             names = program.namelist()
             assert "metadata" in names and "score.py" in names
             assert "nltk_data/tokenizers/punkt/PY3/english.pickle" in names
-            for tag in ("37m", "38", "39", "310", "311", "312"):
-                assert "vendor/regex/_regex.cpython-%s-x86_64-linux-gnu.so" % tag in names
+            assert "vendor/nltk/tokenize/punkt.py" in names and "vendor/nltk/VERSION" in names
+            assert not [n for n in names if n.startswith("vendor/regex/") or n.startswith("vendor/nltk/chat/")]
+        # the lean program and kit (they were 95% nltk and regex files the scorer never loads)
+        assert bundle.getinfo("scoring_program.zip").file_size <= 1.5 * 10 ** 6
         with zipfile.ZipFile(bundle.open("dev_reference_data.zip")) as ref:
             assert "semeval2021_t6_st1.json" in ref.namelist()  # contents, no wrapping folder
+            assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "full"
+        with zipfile.ZipFile(bundle.open("test_reference_data.zip")) as ref:
+            assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "scores"
+        v15 = yaml.safe_load(bundle.read("competition.yaml"))
+    assert "codabench" not in v15 and v15["force_submission_to_leaderboard"] is True
+    assert (out / "starting_kit.zip").stat().st_size <= 2 * 10 ** 6
     for layout in ("v1.5", "codabench"):
         for phase in ("Development", "Test"):
             assert "%s, phase %s, sample submission: exit 0, %d leaderboard scores" % (layout, phase, len(ALL_KEYS)) in stdout
             assert "%s, phase %s, broken submission: exit 1" % (layout, phase) in stdout
+        for track in TRACKS:
+            assert "%s, phase Development, only %s: exit 0" % (layout, track.name) in stdout
+    assert "check: ok: ranking: each single-track entry ranks below" in stdout
+    assert "upload to Codalab v1.5" in stdout and "upload to Codabench" in stdout
+    assert "note: Codabench ignores phases.*.color" in stdout
+
+
+def test_the_codabench_bundle_is_native(built):
+    out, stdout = built
+    with zipfile.ZipFile(out / "codabench_bundle.zip") as bundle:
+        names = bundle.namelist()
+        v2 = yaml.safe_load(bundle.read("competition.yaml"))
+        with zipfile.ZipFile(out / "competition_bundle.zip") as v15_bundle:
+            for name in v15_bundle.namelist():  # the same files, but for the yaml
+                if name != "competition.yaml":
+                    assert bundle.read(name) == v15_bundle.read(name), name
+    assert names[0] == "competition.yaml" and v2["version"] == 2
+    assert [task["reference_data"] for task in v2["tasks"]] == ["dev_reference_data.zip", "test_reference_data.zip"]
+    assert all(solution["path"] in names for solution in v2["solutions"])
+    dev, test = v2["phases"]
+    parse = datetime.datetime.fromisoformat
+    assert parse(test["start"]) - parse(dev["end"]) == datetime.timedelta(seconds=1)
+    assert parse(test["end"]) == parse(str(load_config()["end_date"]))
+    assert all(phase["hide_score_output"] is True and phase["hide_output"] is False for phase in v2["phases"])
+    (board,) = v2["leaderboards"]
+    assert board["submission_rule"] == "Force_Last"
+    assert [column["key"] for column in board["columns"]] == list(ALL_KEYS)
+    assert board["columns"][board["primary_index"]]["key"] == "t6_st1_f1_micro"
+    assert all(len(column["title"]) <= 36 and column["sorting"] in ("asc", "desc") for column in board["columns"])
+    assert "Codabench shows 2027-03-01 00:00:00+00:00 to 2027-04-01 00:00:00+00:00" in stdout
+
+
+def test_the_v15_yaml_is_the_source_without_its_codabench_block():
+    from bundle.platforms import v15_yaml_text
+    text = (ROOT / "competition.yaml").read_text(encoding="utf-8")
+    config = yaml.safe_load(text)
+    assert "codabench" in config
+    stripped = v15_yaml_text(text)
+    assert yaml.safe_load(stripped) == {k: v for k, v in config.items() if k != "codabench"}
+    assert "\ncodabench:" not in stripped and stripped.startswith("# The competition")
 
 
 def _pythons():
     from test_score_contract import _pythons as find
     return find()
+
+
+def test_the_program_and_what_it_vendors_need_python_3_7_at_most(built, tmp_path):
+    pytest.importorskip("vermin")
+    out, _ = built
+    with zipfile.ZipFile(out / "competition_bundle.zip") as bundle:
+        zipfile.ZipFile(io.BytesIO(bundle.read("scoring_program.zip"))).extractall(tmp_path / "program")
+    assert (tmp_path / "program" / "vendor" / "nltk" / "tokenize" / "punkt.py").is_file()
+    process = subprocess.run([str(Path(sys.executable).parent / "vermin"), "--no-tips", "--violations", "-t=3.7-",
+                              "--no-parse-comments", "--eval-annotations", str(tmp_path / "program")],
+                             capture_output=True, text=True)
+    assert process.returncode == 0, process.stdout + process.stderr
 
 
 @pytest.mark.parametrize("python", _pythons())
@@ -127,7 +189,18 @@ def _mutate(function):
     (lambda c: c["phases"][1].update(start_date="2027-01-04"), "start_date must be an unquoted YAML date"),
     (lambda c: c["phases"][1].update(tasks=[1]), "unknown key 'tasks'"),
     (lambda c: c["phases"][1].pop("max_submissions_per_day"), "set max_submissions_per_day explicitly"),
-    (lambda c: c["phases"][2].update(start_date=datetime.date(2026, 1, 1)), "at least a day after"),
+    (lambda c: c["phases"][2].update(start_date=datetime.date(2026, 1, 1)), "must start after the previous phase"),
+    (lambda c: c.update(end_date=None), "end_date must be an unquoted date or datetime"),
+    (lambda c: c.update(force_submission_to_leaderboard=False), "force_submission_to_leaderboard must be true"),
+    (lambda c: c["phases"][2].update(force_best_submission_to_leaderboard=True), "best submission by the primary"),
+    (lambda c: c["phases"][2].update(leaderboard_management_mode="hide_results"), "must be default"),
+    (lambda c: c["phases"][1].pop("max_submissions"), "set max_submissions explicitly"),
+    (lambda c: c["codabench"].update(hide_output=True), "hide_output is refused"),
+    (lambda c: c["leaderboard"]["columns"].pop("ate_recall"), "make each a column (hidden: true hides one): ate_recall"),
+    (lambda c: c["codabench"].update(hide_score_output=False), "hide_score_output must stay true"),
+    (lambda c: c["codabench"].update(submission_rule="Force_Best"), "not a known Codabench setting"),
+    (lambda c: c["leaderboard"]["columns"]["flc_f1"]["column_group"].update(label="nlp4if-2019 FLC"),
+     "column_group.label must equal a column group's label exactly"),
     (lambda c: c["leaderboard"]["columns"]["flc_f1"].update(label="x" * 37), "label must be 1 to 36"),
     (lambda c: c["leaderboard"]["columns"]["sa_rmse"].pop("sort"), "lower is better for this score"),
     (lambda c: c["leaderboard"]["columns"].update(bleu={"leaderboard": {"label": "Results"}, "label": "BLEU",
@@ -181,11 +254,13 @@ def test_kit_contents(kit):
 
 def test_score_locally_runs_the_same_program(kit, tmp_path):
     process = subprocess.run([sys.executable, str(kit / "score_locally.py"), str(kit / "sample_submission.zip"),
-                              "--ref", str(ROOT / "reference_data" / "dev"), "--out", str(tmp_path / "out")],
+                              "--ref", str(ROOT / "reference_data" / "dev"), "--out", str(tmp_path / "out"),
+                              "--items", str(tmp_path / "items")],
                              capture_output=True, text=True, cwd=str(tmp_path))
     assert process.returncode == 0, process.stderr
     assert "t6_st1_f1_micro:" in process.stdout and "detailed results:" in process.stdout
-    assert (tmp_path / "out" / "detailed_results.html").exists()
+    assert sorted(os.listdir(tmp_path / "out")) == ["detailed_results.html", "scores.json", "scores.txt"]
+    assert sorted(os.listdir(tmp_path / "items")) == sorted("%s_items.json" % t.name for t in TRACKS)
 
 
 def test_score_locally_needs_gold_and_says_so(kit, tmp_path):

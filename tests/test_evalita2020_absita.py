@@ -116,6 +116,17 @@ def test_broken_submissions(tmp_path, submission, fragment):
     assert any(fragment in line for line in error.value.lines), error.value.lines
 
 
+def test_polarities_written_as_floats_or_booleans_are_read_as_0_1(tmp_path):
+    submitted = [{"id_sentence": "a", "aspects": ["x"], "polarities": [[1.0, 0.0]]},
+                 {"id_sentence": "b", "aspects": ["y", "z"], "polarities": [[True, False], [0, 1]]}]
+    result = score(tmp_path, GOLD, submitted)
+    as_integers = score(tmp_path, GOLD, [dict(submitted[0], polarities=[[1, 0]]),
+                                         dict(submitted[1], polarities=[[1, 0], [0, 1]])])
+    assert result.scores == as_integers.scores and result.scores["absa_recall"] == 1.0
+    assert result.warnings == ["2 polarities are written with 0.0/1.0 or false/true instead of the integers "
+                               "0/1; read as 0/1; first at line 1 (id_sentence 'a')"]
+
+
 def test_only_some_tasks(tmp_path):
     only_terms = score(tmp_path, GOLD, [{"id_sentence": "a", "aspects": ["x"]}, {"id_sentence": "b", "aspects": []}])
     assert set(only_terms.scores) == {"ate_f1", "ate_precision", "ate_recall"}

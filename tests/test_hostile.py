@@ -2,11 +2,13 @@
 
 Every case runs score.py as the platform does, on a gold that carries canary strings, and checks
 the exit status, that the message names the right place, that no traceback reaches the
-participant, and that no canary appears outside output/private/.
+participant, and that no canary appears on stdout, stderr or anywhere in output/ (Codabench lets
+participants download the whole folder); per-item details go only to a local run's --items folder.
 """
 
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 import sys
@@ -73,14 +75,10 @@ CASES = [
     (ST1, '[{"id": true, "labels": []}, {"id": "2", "labels": []}]', "field 'id' must be a string"),
     (ST1, '[{"id": null, "labels": []}, {"id": "2", "labels": []}]', "field 'id' must be a string"),
     (ST3, '[{"id": "1", "labels": [["Transfer"]]}, {"id": "2", "labels": []}]', "labels must be strings"),
-    (ST2, '[{"id": "1", "labels": [{"technique": "Smears", "start": "0", "end": 9}]}, {"id": "2", "labels": []}]',
-     "label 1: start must be an integer"),
-    (ST2, '[{"id": "1", "labels": [{"technique": "Smears", "start": 0.0, "end": 9}]}, {"id": "2", "labels": []}]',
-     "start must be an integer"),
     (ST2, '[{"id": "1", "labels": [{"technique": "Smears", "start": false, "end": 9}]}, {"id": "2", "labels": []}]',
-     "start must be an integer"),
+     "label 1: start and end must be integer character offsets (found a boolean (false), the integer 9)"),
     (ST2, '[{"id": "1", "labels": [{"technique": "Smears", "start": null, "end": 9}]}, {"id": "2", "labels": []}]',
-     "start must be an integer"),
+     "(found null, the integer 9)"),
     (ST2, '[{"id": "1", "labels": [{"technique": ["Smears"], "start": 0, "end": 9}]}, {"id": "2", "labels": []}]',
      "labels must be strings"),
     (ST2, '[{"id": "1", "labels": [{"start": 0, "end": 9}]}, {"id": "2", "labels": []}]', "missing field 'technique'"),
@@ -98,9 +96,6 @@ CASES = [
      "end must be greater than start (found start=9, end=2)"),
     (ST2, '[{"id": "1", "labels": [{"technique": "Smears", "start": 3, "end": 3}]}, {"id": "2", "labels": []}]',
      "end must be greater than start"),
-    (ST2, '[{"id": "1", "labels": [{"technique": "Smears", "start": 0, "end": 1000000000000000000}]}, {"id": "2", "labels": []}]',
-     "end=1000000000000000000 is beyond the end of the text (52 characters)"),
-    (FLC, "11\tDoubt\t5\t1000000000000000000\n", "line 1: end=1000000000000000000 is beyond the end of the text"),
     (FLC, "11\tDoubt\t-3\t5\n", "line 1: start and end must be non-negative"),
     (FLC, "11\tDoubt\t7\t7\n", "line 1: end must be greater than start"),
     (FLC, "11\tDoubt\t1e3\t5\n", "line 1: start and end must be integer character offsets (found '1e3', '5')"),
@@ -111,11 +106,9 @@ CASES = [
     (ST1, '[{"id": "1", "labels": []}]', "1 of the 2 meme ids of this phase are missing: '2'"),
     (ST1, '[{"id": "1", "labels": []}, {"id": "2", "labels": []}, {"id": "x9", "labels": []}]',
      "1 meme ids are not in this phase: 'x9'"),
-    (ST3, '[{"id": "1", "labels": []}, {"id": "2", "labels": []}, {"id": "2", "labels": []}]', "record 3: duplicate id '2'"),
-    (ST2, '[{"id": "1", "labels": []}, {"id": "1", "labels": []}, {"id": "2", "labels": []}]', "duplicate id '1'"),
-    (ST1, '[{"id": "1"}, {"id": "2", "labels": []}, {"id": "2", "labels": []}]', "record 3: duplicate id '2' (first at record 2)"),
+    (ST1, '[{"id": "1"}, {"id": "2", "labels": []}, {"id": "2", "labels": []}]', "record 1 (id '1'): missing field 'labels'"),
     (ST2, '[{"id": "1", "labels": 5}, {"id": "2", "labels": []}, {"id": "2", "labels": []}]',
-     "record 3: duplicate id '2' (first at record 2)"),
+     "record 1 (id '1'): field 'labels' must be a list"),
     (FLC, "99\tDoubt\t0\t5\n", "1 article id is not in this phase: '99'"),
     (NLU, '7,"a","b"\n8,"x","z"\n', "1 of the 3 test ids of this phase are missing: '9'"),
     (NLU, '7,"a","b"\n7,"a","b"\n8,"x","z"\n9,"u","v"\n', "line 2: duplicate id '7'"),
@@ -142,16 +135,40 @@ CASES = [
 ]
 
 
+# Input the official scorers score, and so do we, with one counted warning line (the refusal
+# policy, scoring_program/POLICY.md): (file, content, warning fragment, expected scores)
+P18 = 9 / 10 ** 18  # the precision of [0, 10**18) against the gold span [0, 9)
+PF = 7 / (10 ** 18 - 5)  # [5, 10**18) against [0, 12)
+WARNED = [
+    (ST2, '[{"id": "1", "labels": [{"technique": "Smears", "start": "0", "end": 9}]}, {"id": "2", "labels": []}]',
+     "warning: 1 offset is not a JSON integer; read with int() as the official scorer does",
+     {"t6_st2_f1": 1.0, "t6_st2_precision": 1.0, "t6_st2_recall": 1.0}),
+    (ST2, '[{"id": "1", "labels": [{"technique": "Smears", "start": 0.0, "end": 9.9}]}, {"id": "2", "labels": []}]',
+     "warning: 2 offsets are not JSON integers", {"t6_st2_f1": 1.0}),
+    (ST2, '[{"id": "1", "labels": [{"technique": "Smears", "start": 0, "end": 1000000000000000000}]}, {"id": "2", "labels": []}]',
+     "warning: 1 span ends past its meme's text; scored as given (it can only lower precision); first at record 1",
+     {"t6_st2_precision": P18, "t6_st2_recall": 1.0, "t6_st2_f1": 2 * P18 / (P18 + 1.0)}),
+    (FLC, "11\tDoubt\t5\t1000000000000000000\n",
+     "warning: 1 span ends past its article's text; scored as given (it can only lower precision); first at line 1",
+     {"flc_precision": PF, "flc_recall": 7 / 12, "flc_f1": 2 * PF * (7 / 12) / (PF + 7 / 12)}),
+    (ST3, '[{"id": "1", "labels": ["Transfer"]}, {"id": "2", "labels": ["Transfer"]}, {"id": "2", "labels": []}]',
+     "warning: 1 id appears more than once; its last copy is scored, as the official scorer does; first at record 3",
+     {"t6_st3_f1_micro": 1.0, "t6_st3_f1_macro": 1.0}),
+    (ST2, '[{"id": "1", "labels": []}, {"id": "1", "labels": [{"technique": "Smears", "start": 0, "end": 9}]},'
+          ' {"id": "2", "labels": []}]', "warning: 1 id appears more than once", {"t6_st2_f1": 1.0}),
+]
+
+
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory):
     return tmp_path_factory.mktemp("hostile")
 
 
 def public_text(run) -> str:
-    """Everything a participant can see: stdout, stderr and output/ outside private/."""
+    """Everything a participant can see: stdout, stderr and all of output/."""
     text = run.stdout + run.stderr
     for path in run.output.rglob("*"):
-        if path.is_file() and "private" not in path.relative_to(run.output).parts:
+        if path.is_file():
             text += path.read_text(encoding="utf-8", errors="replace")
     return text
 
@@ -170,12 +187,25 @@ def test_broken_submission(workdir, name, content, fragment):
     assert CANARY not in public_text(run) and CANARY.lower() not in public_text(run)
 
 
+@pytest.mark.parametrize("name,content,warning,expected", WARNED, ids=[_id(c) for c in WARNED])
+def test_scored_with_a_warning(workdir, name, content, warning, expected):
+    run = run_score(workdir, GOLD, {name: content})
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == "" and "%s: %s" % (name, warning) in run.stdout, run.stdout
+    for key, value in expected.items():
+        assert run.scores[key] == pytest.approx(value, rel=1e-12, abs=0), key
+    page = html.unescape((run.output / "detailed_results.html").read_text(encoding="utf-8"))
+    assert "%s: %s" % (name, warning) in page
+    assert CANARY not in public_text(run) and CANARY.lower() not in public_text(run)
+
+
 @pytest.mark.parametrize("name", sorted(VALID))
 def test_valid_submissions_leak_nothing(workdir, name):
-    run = run_score(workdir, GOLD, {name: VALID[name]})
+    run = run_score(workdir, GOLD, {name: VALID[name]}, items=True)
     assert run.returncode == 0, run.stderr
     assert CANARY not in public_text(run) and CANARY.lower() not in public_text(run)
-    assert list((run.output / "private").glob("*_items.json"))  # the details went there
+    assert sorted(p.name for p in run.output.iterdir()) == ["detailed_results.html", "scores.json", "scores.txt"]
+    assert list(run.items.glob("*_items.json"))  # the details went to the local run's folder only
 
 
 @pytest.mark.parametrize("res,fragment", [
@@ -225,10 +255,12 @@ def test_limits_are_configurable(workdir):
     assert run.returncode == 1 and "unknown setting max_spans" in run.stderr
 
 
-def test_nlu_answers_longer_than_their_text_are_refused(workdir):
+def test_nlu_answers_longer_than_their_text_are_scored(workdir):
+    # 10,000 characters for a q of 12: a degenerate generated answer; it can only lower its score
     long_answer = "word " * 2000
     run = run_score(workdir, GOLD, {NLU: '7,"%s","b"\n8,"x","z"\n9,"u","v"\n' % long_answer})
-    assert run.returncode == 1 and "line 1 (id '7'), q': the answer has 10000 characters; at most" in run.stderr
+    assert run.returncode == 0, run.stderr
+    assert 0 < run.scores["nlu_score"] < 1
 
 
 RESOURCE_SCRIPT = textwrap.dedent("""
@@ -255,7 +287,7 @@ def measure(workdir, res):
 def test_resources_huge_offsets(workdir):
     # 10**18 offsets cost O(1): a gold folder without texts accepts them and scores them
     code, seconds, peak_mib = measure(workdir, {FLC: "12\tDoubt\t0\t%d\n11\tDoubt\t%d\t%d\n" % (10 ** 18, 10 ** 17, 10 ** 18)})
-    assert code == 1 and seconds < 5 and peak_mib < 200  # 11 has a text: beyond its end
+    assert code == 0 and seconds < 5 and peak_mib < 200  # 11 has a text: past its end, a warning
 
 
 def test_resources_fifty_megabytes(workdir):

@@ -143,16 +143,111 @@ def test_gold_as_a_single_tsv_with_article_declarations(tmp_path):
     assert result.scores["flc_precision"] == 0.5 and result.scores["flc_recall"] == 1.0
 
 
-def test_article_text_bounds_the_offsets(tmp_path):
+def test_spans_past_the_article_text_are_scored_as_official(tmp_path):
     gold = tmp_path / "ref" / flc.GOLD_FOLDER
     gold.mkdir(parents=True)
     (gold / "article7.task-FLC.labels").write_text("7\tDoubt\t0\t5\n")
-    (gold / "article7.txt").write_text("Short text.\n", encoding="utf-8")
+    (gold / "article7.txt").write_text("Short text.\n", encoding="utf-8")  # 12 characters
     submission = tmp_path / "sub.tsv"
-    submission.write_text("7\tDoubt\t0\t%d\n" % 10 ** 18)
+    submission.write_text("7\tDoubt\t0\t%d\n7\tSlogans\t20\t30\n" % 10 ** 18)
+    result = flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
+    # the official scorer never reads the texts: [0, 10**18) against [0, 5), and a false alarm
+    precision = (5 / 10 ** 18) / 2
+    assert result.scores["flc_recall"] == 1.0 and result.scores["flc_precision"] == precision
+    assert result.warnings == [
+        "2 spans end past their article's text; scored as given (they can only lower precision); first at line 1",
+        "1 span starts at or past the end of its article's text; it matches no gold span; first at line 2"]
+
+
+def test_clause_d_overlapping_predictions_would_inflate_recall(tmp_path):
+    """Overlapping predictions of one technique are refused (the official scorer refuses them too,
+    without -m): counted as given ("keep") the training gold submitted twice has recall 2."""
+    source = shared_path(*FLC, "train-labels-FLC")
+    rows = "".join(path.read_text(encoding="utf-8") for path in sorted(source.glob("*.labels")))
+    submission = tmp_path / flc.FILE_NAME
+    submission.write_text(rows + rows, encoding="utf-8")
+    inflated = flc.score(str(source), str(submission), flc.FILE_NAME, Options(overlapping_predictions="keep"),
+                         str(tmp_path))
+    assert inflated.scores["flc_recall"] == 2.0 and inflated.scores["flc_f1"] > 1.3
+    with pytest.raises(SubmissionError) as error:
+        flc.score(str(source), str(submission), flc.FILE_NAME, Options(), str(tmp_path))
+    assert "spans overlap" in error.value.lines[0]
+
+
+def test_a_header_line_is_skipped_with_a_warning(tmp_path):
+    gold = tmp_path / "ref" / flc.GOLD_FOLDER
+    gold.mkdir(parents=True)
+    (gold / "article7.task-FLC.labels").write_text("7\tDoubt\t0\t5\n")
+    submission = tmp_path / "sub.tsv"
+    submission.write_text("article_id\ttechnique\tstart\tend\n7\tDoubt\t0\t5\n")
+    result = flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
+    assert result.scores["flc_f1"] == 1.0
+    assert result.warnings == ["1 header line (column names, not a span) was skipped; the format has no "
+                               "header; first at line 1"]
+    submission.write_text("7\tDoubt\t0\t5\narticle_id\ttechnique\tstart\tend\n")  # not a header there
     with pytest.raises(SubmissionError) as error:
         flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
-    assert "beyond the end of the text (12 characters)" in error.value.lines[0]
+    assert "line 2: unknown technique 'technique'" in error.value.lines[0]
+
+
+def test_gold_spans_past_their_text_are_a_reference_data_error(tmp_path):
+    from scorer.problems import ReferenceDataError
+    gold = tmp_path / "ref" / flc.GOLD_FOLDER
+    gold.mkdir(parents=True)
+    (gold / "article7.task-FLC.labels").write_text("7\tDoubt\t0\t50\n")
+    (gold / "article7.txt").write_text("Short text.\n", encoding="utf-8")
+    submission = tmp_path / "sub.tsv"
+    submission.write_text("7\tDoubt\t0\t5\n")
+    with pytest.raises(ReferenceDataError) as error:
+        flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
+    assert "beyond the end of the text (12 characters)" in error.value.private[0]
+
+
+def test_overshooting_spans_on_the_training_gold_are_scored_as_official(tmp_path):
+    """The 350 training gold files with texts (of a length the gold allows), and predictions
+    shaped like a real team's overshooting ones: the gold spans, where about a third of the last
+    spans of a technique in an article end up to 15 characters past the text, and one span lies
+    wholly past it. F1/P/R equal the naive official-way oracle (sets of characters, no clipping)."""
+    import random
+    from oracles import naive_span_scores
+    source = shared_path(*FLC, "train-labels-FLC")
+    ref = tmp_path / "ref" / flc.GOLD_FOLDER
+    shutil.copytree(source, ref)
+    rng = random.Random(5)
+    gold, predicted, past, lengths = {}, {}, 0, {}
+    for path in sorted(ref.glob("*.labels")):
+        article = path.name[len("article"):].split(".")[0]
+        rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        spans = [(technique, int(start), int(end)) for _, technique, start, end in rows]
+        length = max([end for _, _, end in spans], default=0) + rng.randint(0, 40)
+        (ref / ("article%s.txt" % article)).write_text("x" * length, encoding="utf-8")
+        lengths[article] = length
+        last = {}
+        for technique, start, end in spans:
+            if technique not in last or start > last[technique][1]:
+                last[technique] = (technique, start, end)
+        moved = []
+        for span in spans:
+            if span == last[span[0]] and rng.random() < 0.35:
+                span = (span[0], span[1], length + rng.randint(1, 15))
+                past += 1
+            moved.append(span)
+        gold[article], predicted[article] = spans, moved
+    first = next(article for article in sorted(predicted) if predicted[article])
+    predicted[first] = predicted[first] + [("Doubt", lengths[first] + 20, lengths[first] + 29)]
+    past += 1
+    submission = tmp_path / flc.FILE_NAME
+    submission.write_text("".join("%s\t%s\t%d\t%d\n" % (a, t, s, e) for a, spans in predicted.items()
+                                  for t, s, e in spans), encoding="utf-8")
+    result = flc.score(str(ref), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
+    expected = naive_span_scores(gold, predicted)
+    got = (result.scores["flc_precision"], result.scores["flc_recall"], result.scores["flc_f1"])
+    assert ["%.6f" % value for value in got] == ["%.6f" % value for value in expected]
+    assert all(abs(a - b) <= 1e-9 for a, b in zip(got, expected))
+    assert past > 100
+    assert [line.split(";")[0] for line in result.warnings] == [
+        "%d spans end past their article's text" % past,
+        "1 span starts at or past the end of its article's text"]
 
 
 # --- the block reader against the line reader ---------------------------------------------------
@@ -193,10 +288,10 @@ def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, de
 
 
 def test_private_details_are_columns_that_add_up_to_the_totals(tmp_path):
-    from scorer.report import write_private
+    from scorer.report import write_items
     result = score_case(tmp_path, "p10_split", Options())
-    write_private(str(tmp_path / "out"), [result], [])
-    columns = json.loads((tmp_path / "out" / "private" / "flc_items.json").read_text(encoding="utf-8"))
+    write_items(str(tmp_path / "items"), [result], [])
+    columns = json.loads((tmp_path / "items" / "flc_items.json").read_text(encoding="utf-8"))
     assert list(columns) == ["article", "technique", "precision_sum", "recall_sum", "predicted", "gold"]
     assert len({len(values) for values in columns.values()}) == 1
     assert sum(columns["gold"]) == result.details["gold spans"]

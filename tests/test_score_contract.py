@@ -50,7 +50,7 @@ def test_every_track_scores_and_the_outputs_follow_both_platforms_rules(tmp_path
     for line in text.splitlines():
         value = line.split(": ")[1]
         assert len(value.split(".")[1]) >= 9 and "e" not in value.lower()
-    assert sorted(os.listdir(run.output)) == ["detailed_results.html", "private", "scores.json", "scores.txt"]
+    assert sorted(os.listdir(run.output)) == ["detailed_results.html", "scores.json", "scores.txt"]
     page = (run.output / "detailed_results.html").read_text(encoding="utf-8")
     for track in TRACKS:
         assert 'id="%s"' % track.name in page
@@ -61,6 +61,29 @@ def test_tracks_without_a_submitted_file_are_skipped(tmp_path):
     run = run_score(tmp_path, REF, {"semeval2021_t6_st3.json": ST3_GOLD})
     assert run.returncode == 0, run.stderr
     assert set(run.scores) == set(BY_NAME["t6_st3"].keys)
+
+
+def test_every_leaderboard_key_is_written_and_a_track_not_entered_ranks_last(tmp_path):
+    run = run_score(tmp_path, REF, {"semeval2021_t6_st3.json": ST3_GOLD})
+    assert run.returncode == 0, run.stderr
+    written = run.all_scores
+    assert list(written) == list(ALL_KEYS) == list(run.scores_json)
+    for key, value in written.items():
+        if key in BY_NAME["t6_st3"].keys:
+            assert 0 <= value <= 1
+        elif key == "sa_rmse":
+            assert value == 9999999999.0  # sorts last ascending, storable (|x| < 1e10)
+        else:
+            assert value == -1.0  # sorts last descending
+    page = (run.output / "detailed_results.html").read_text(encoding="utf-8")
+    for track in TRACKS:
+        if track.name != "t6_st3":
+            assert '<h2 id="%s">' % track.name in page
+    assert page.count(": not entered</h2>") == len(TRACKS) - 1
+    assert "sa_rmse = 9999999999" in page and "t6_st1_f1_micro = -1" in page
+    assert "t6_st1: not entered" in run.stdout
+    no_nlu_gold = run_score(tmp_path, {name: REF[name] for name in STDLIB_ONLY}, {"semeval2021_t6_st3.json": ST3_GOLD})
+    assert list(no_nlu_gold.all_scores) == [key for key in ALL_KEYS if key not in BY_NAME["nlu"].keys]
 
 
 def test_metadata_is_only_command_and_description():
@@ -112,7 +135,7 @@ def test_a_file_at_two_depths_is_ambiguous(tmp_path):
     ("semeval2021_t6_st2.json", '[{"id": "1", "labels": [{"technique": "Smears", "start": 5, "end": 3}]}, {"id": "2", "labels": []}]',
      ["record 1 (id '1'), label 1: end must be greater than start"]),
     ("semeval2021_t6_st2.json", '[{"id": "1", "labels": [{"technique": "Smears", "start": 0, "end": 1e400}]}, {"id": "2", "labels": []}]',
-     ["end must be an integer"]),
+     ["start and end must be integer character offsets (found the integer 0, the number inf)"]),
     ("nlp4if2019_flc.tsv", "1 Doubt 0 10\n", ["line 1: expected 4 TAB-separated columns", "separate the columns with TAB"]),
     ("nlp4if2019_flc.tsv", "1\tDoubt\t0\t10\n1\tDoubt\t5\t12\n", ["article '1': two 'Doubt' spans overlap"]),
 ])
@@ -145,9 +168,16 @@ def test_gold_never_reaches_public_outputs(tmp_path):
 def test_broken_gold_is_reported_without_its_content(tmp_path):
     ref = dict(REF, **{"semeval2021_t6_st1.json": '[{"id": "1", "labels": ["SECRET-LABEL"]}]'})
     run = run_score(tmp_path, ref, {"semeval2021_t6_st1.json": ST1_GOLD})
-    assert_clean_failure(run, "reference data semeval2021_t6_st1.json: record 1 (id '1'), field 'labels'")
+    assert_clean_failure(run, "reference data semeval2021_t6_st1.json: record 1 (id '1'), field 'labels'",
+                         "organisers see the details by running scoring_program/score.py locally")
+    assert len(run.stderr.splitlines()) == 1
+    assert sorted(os.listdir(run.output)) == ["detailed_results.html", "scores.json", "scores.txt"]
+    for path in run.output.iterdir():
+        assert "SECRET-LABEL" not in path.read_text(encoding="utf-8")
     assert "SECRET-LABEL" not in run.stderr + run.stdout
-    assert "SECRET-LABEL" in (run.output / "private" / "problems.txt").read_text(encoding="utf-8")
+    local = run_score(tmp_path, ref, {"semeval2021_t6_st1.json": ST1_GOLD}, items=True)
+    assert "SECRET-LABEL" in (local.items / "problems.txt").read_text(encoding="utf-8")
+    assert "SECRET-LABEL" not in local.stderr + local.stdout
 
 
 def test_a_bug_of_ours_is_no_traceback_for_the_participant(tmp_path, monkeypatch):
@@ -162,8 +192,12 @@ def test_a_bug_of_ours_is_no_traceback_for_the_participant(tmp_path, monkeypatch
     process = subprocess.run([sys.executable, str(boom / "score.py"), str(base / "input"), str(tmp_path / "out")],
                              capture_output=True, text=True)
     assert process.returncode == 1 and "Traceback" not in process.stderr
-    assert "internal error" in process.stderr
-    assert "RuntimeError" in (tmp_path / "out" / "private" / "problems.txt").read_text()
+    assert "internal error" in process.stderr and len(process.stderr.splitlines()) == 1
+    assert sorted(os.listdir(tmp_path / "out")) == ["detailed_results.html", "scores.json", "scores.txt"]
+    process = subprocess.run([sys.executable, str(boom / "score.py"), str(base / "input"), str(tmp_path / "out2"),
+                              "--items", str(tmp_path / "items")], capture_output=True, text=True)
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    assert "RuntimeError" in (tmp_path / "items" / "problems.txt").read_text()
     del res_file
 
 
@@ -227,9 +261,9 @@ def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
 
 
 @pytest.mark.parametrize("n", [0, 1, 4096, 4097, 9000])
-def test_private_details_are_written_in_chunks_as_one_json_document(tmp_path, n):
-    from scorer.report import write_private
+def test_item_details_are_written_in_chunks_as_one_json_document(tmp_path, n):
+    from scorer.report import write_items
     from scorer.result import TrackResult
     items = [[i, "technique", 0.5, 1] for i in range(n)]
-    write_private(str(tmp_path), [TrackResult("t", "t", {}, private=items)], [])
-    assert json.loads((tmp_path / "private" / "t_items.json").read_text(encoding="utf-8")) == items
+    write_items(str(tmp_path / "items"), [TrackResult("t", "t", {}, private=items)], [])
+    assert json.loads((tmp_path / "items" / "t_items.json").read_text(encoding="utf-8")) == items

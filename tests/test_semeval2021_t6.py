@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from baselines import MAJORITY_ST1, MAJORITY_ST3, majority_labels, random_labels, random_spans
 from conftest import shared_path
+from oracles import naive_st2_scores, sklearn_0232_micro_macro
 from scorer.options import Options
 from scorer.problems import SubmissionError
 from scorer.span_metric import SpanStatistics, span_track_result
@@ -23,9 +25,23 @@ def gold(*parts):
 
 
 def score_records(module, gold_path, records, tmp_path, **options):
+    """The track's scores; for ST1 and ST3 also checked, bit for bit, against the official float
+    steps (``oracles.sklearn_0232_micro_macro``) on every real-data test."""
+    return score_result(module, gold_path, records, tmp_path, **options).scores
+
+
+def score_result(module, gold_path, records, tmp_path, **options):
     path = tmp_path / "submission.json"
     path.write_text(json.dumps(records), encoding="utf-8")
-    return module.score(str(gold_path), str(path), "submission.json", Options(**options), str(tmp_path)).scores
+    result = module.score(str(gold_path), str(path), "submission.json", Options(**options), str(tmp_path))
+    classes = {t6_st1: SEMEVAL2021_T6_ST1_ST2, t6_st3: SEMEVAL2021_T6_ST3}.get(module)
+    if classes is not None:
+        gold_records = load(gold_path)
+        by_id = {record["id"]: record["labels"] for record in records}  # the last copy wins
+        official = sklearn_0232_micro_macro([record["labels"] for record in gold_records],
+                                            [by_id[record["id"]] for record in gold_records], classes)
+        assert tuple(result.scores.values()) == official
+    return result
 
 
 def load(path):
@@ -136,12 +152,19 @@ def test_st1_duplicate_labels_and_order_do_not_matter(tmp_path):
     assert score_records(t6_st1, gold("dev_set_task1.txt"), doubled, tmp_path)["t6_st1_f1_micro"] == 1.0
 
 
-def test_st1_duplicate_id_is_an_error_not_last_wins(tmp_path):
-    records = load(gold("dev_set_task1.txt"))
-    records.append({"id": records[0]["id"], "labels": []})
-    with pytest.raises(SubmissionError) as error:
-        score_records(t6_st1, gold("dev_set_task1.txt"), records, tmp_path)
-    assert "duplicate id" in error.value.lines[0]
+def test_st1_duplicate_id_last_copy_wins_as_official(tmp_path):
+    path = gold("dev_set_task1.txt")
+    records = load(path)
+    first_labelled = next(record for record in records if record["labels"])  # '111_batch_2', 2 labels
+    empty_copy = {"id": first_labelled["id"], "labels": []}
+    # research note §8: the official scorer keeps the last copy (0.99830 / 0.99180) ...
+    result = score_result(t6_st1, path, records + [empty_copy], tmp_path)
+    assert ["%.5f" % result.scores[k] for k in ("t6_st1_f1_macro", "t6_st1_f1_micro")] == ["0.99830", "0.99180"]
+    assert result.warnings == ["1 id appears more than once; its last copy is scored, as the official "
+                               "scorer does; first at record %d (id %r)" % (len(records) + 1, first_labelled["id"])]
+    # ... so an empty first copy changes nothing
+    assert score_records(t6_st1, path, [empty_copy] + records, tmp_path) == {
+        "t6_st1_f1_micro": 1.0, "t6_st1_f1_macro": 1.0}
 
 
 def st2_scores(gold_records, predicted):
@@ -204,24 +227,114 @@ def test_st2_all_empty_scores_zero(tmp_path):
     assert score_records(t6_st2, path, empty, tmp_path)["t6_st2_f1"] == 0.0
 
 
-def test_st2_offsets_beyond_the_text_are_an_error(tmp_path):
+def st2_official(path, records):
+    """The naive oracle's (F1, P, R) at the official scorer's printed precision."""
+    precision, recall, f1 = naive_st2_scores(load(path), records)
+    return ["%.6f" % value for value in (f1, precision, recall)]
+
+
+def printed(scores):
+    return ["%.6f" % scores[k] for k in ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall")]
+
+
+def test_st2_an_end_far_past_the_text_is_scored_as_official(tmp_path):
     path = gold("dev_set_task2.txt")
     records = load(path)
     first = next(r for r in records if r["labels"])
-    first["labels"][0]["end"] = 100000  # the official scorer accepts it and inflates recall
-    with pytest.raises(SubmissionError) as error:
-        score_records(t6_st2, path, records, tmp_path)
-    assert "beyond the end of the text" in error.value.lines[0]
+    first["labels"][0]["end"] = 100000
+    # research note §8: the official scorer gives R = 1.005495 (the long span overlaps two gold
+    # spans of its technique); predicted spans that overlap are kept only with "keep"
+    result = score_result(t6_st2, path, records, tmp_path, overlapping_predictions="keep")
+    assert printed(result.scores)[2] == "1.005495"
+    assert printed(result.scores) == st2_official(path, records)
+    assert result.warnings == ["1 span ends past its meme's text; scored as given (it can only lower "
+                               "precision); first at record %d (id %r), label 1" % (records.index(first) + 1, first["id"])]
+    # ... the same recall as the span cut at the end of the text: the bound protected nothing
+    first["labels"][0]["end"] = len(first["text"])
+    clipped = score_records(t6_st2, path, records, tmp_path, overlapping_predictions="keep")
+    assert clipped["t6_st2_recall"] == result.scores["t6_st2_recall"]
+    assert clipped["t6_st2_precision"] > result.scores["t6_st2_precision"]
 
 
-def test_st2_string_offsets_are_an_error(tmp_path):
+def overshooting(records, seed, share=0.3, most=15):
+    """Predictions shaped like a real team's ST2 files (a tokenizer-to-character mapping that
+    overshoots): the gold spans, where about ``share`` of the spans that are the last of their
+    technique in a meme end up to ``most`` characters past the text, and one span lies wholly
+    past it. Only a technique's last span is moved, so no two spans of a technique overlap."""
+    rng = random.Random(seed)
+    predicted = []
+    for record in records:
+        labels = [dict(label) for label in record["labels"]]
+        last = {}
+        for label in labels:
+            if label["technique"] not in last or label["start"] > last[label["technique"]]["start"]:
+                last[label["technique"]] = label
+        for label in last.values():
+            if rng.random() < share:
+                label["end"] = len(record["text"]) + rng.randint(1, most)
+        predicted.append({"id": record["id"], "labels": labels})
+    for record in predicted:
+        if record["labels"]:
+            text = len(next(r["text"] for r in records if r["id"] == record["id"]))
+            record["labels"].append({"technique": "Smears", "start": text + 1, "end": text + 9})
+            break
+    return predicted
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+@pytest.mark.parametrize("seed", range(3))
+def test_st2_spans_past_the_text_like_a_real_team_are_scored_as_official(split, seed, tmp_path):
+    path = gold("%s_set_task2.txt" % split)
+    predicted = overshooting(load(path), seed)
+    past = sum(1 for r, g in zip(predicted, load(path)) for l in r["labels"] if l["end"] > len(g["text"]))
+    assert past >= 15
+    result = score_result(t6_st2, path, predicted, tmp_path)
+    assert printed(result.scores) == st2_official(path, predicted)
+    assert [line.split(";")[0] for line in result.warnings] == [
+        "%d spans end past their meme's text" % past,
+        "1 span starts at or past the end of its meme's text"]
+
+
+def test_st2_string_and_float_offsets_are_read_with_int_as_official(tmp_path):
     path = gold("dev_set_task2.txt")
     records = load(path)
     first = next(r for r in records if r["labels"])
     first["labels"][0]["start"] = str(first["labels"][0]["start"])  # official: int("5") -> 5
+    first["labels"][0]["end"] = first["labels"][0]["end"] + 0.9  # official: int(7.9) -> 7
+    result = score_result(t6_st2, path, records, tmp_path)
+    # research note §8: "string start "5" and float end: 1.000000 (coerced with int())"
+    assert printed(result.scores) == ["1.000000"] * 3
+    assert result.warnings == ['2 offsets are not JSON integers; read with int() as the official scorer '
+                               'does ("5" -> 5, 7.9 -> 7); first at record %d (id %r), label 1' % (records.index(first) + 1, first["id"])]
+    first["labels"][0]["start"] = "five"  # the official scorer fails with ValueError
     with pytest.raises(SubmissionError) as error:
         score_records(t6_st2, path, records, tmp_path)
-    assert "start must be an integer" in error.value.lines[0]
+    assert "start and end must be integer character offsets (found the string 'five'" in error.value.lines[0]
+
+
+def test_st2_duplicate_id_last_copy_wins_as_official(tmp_path):
+    path = gold("dev_set_task2.txt")
+    records = load(path)
+    first = next(r for r in records if r["labels"])
+    result = score_result(t6_st2, path, records + [{"id": first["id"], "labels": []}], tmp_path)
+    # research note §8: "duplicate id whose last copy is empty: 0.988889 (R 0.978022)"
+    assert printed(result.scores) == ["0.988889", "1.000000", "0.978022"]
+    assert result.warnings[0].startswith("1 id appears more than once; its last copy is scored")
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_st2_clause_d_overlapping_predictions_would_inflate_the_score(split, tmp_path):
+    """The one clause-(d) refusal of ST2 (refusal policy): predicted spans of one technique that
+    overlap. The official sums count every pair, so the gold submitted twice scores F1 1.333333
+    (R 2) where the gold itself scores 1; the default refuses it."""
+    path = gold("%s_set_task2.txt" % split)
+    doubled = _map_spans(load(path), lambda r: r["labels"] * 2)
+    inflated = score_records(t6_st2, path, doubled, tmp_path, overlapping_predictions="keep")
+    assert printed(inflated) == st2_official(path, doubled) == ["1.333333", "1.000000", "2.000000"]
+    assert score_records(t6_st2, path, load(path), tmp_path)["t6_st2_f1"] == 1.0
+    with pytest.raises(SubmissionError) as error:
+        score_records(t6_st2, path, doubled, tmp_path)
+    assert "spans overlap" in error.value.lines[0]
 
 
 def test_st2_merge_policy_on_training_gold(tmp_path):

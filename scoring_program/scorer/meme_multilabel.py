@@ -22,11 +22,15 @@ LabelSets = List[Tuple[str, FrozenSet[str], Sequence[str]]]
 
 
 def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: Optional[int],
-                    problems: Problems, max_records: Optional[int] = None) -> LabelSets:
+                    problems: Problems, max_records: Optional[int] = None,
+                    last_wins: bool = False) -> LabelSets:
     """(id, set of labels, labels as listed) per record; every problem goes to ``problems``.
 
-    Records are parsed one at a time and kept as the class list's own strings: memory grows with
-    the records kept (at most ``max_records``), not with the text of the file.
+    Records are parsed a batch at a time and labels kept as listed (as the class list's own
+    strings when a record repeats them): memory grows with the records kept (at most
+    ``max_records``), not with the text of the file. ``last_wins`` (submissions): a repeated id is
+    a counted warning, not a problem, and the caller keeps its last copy, as the official
+    scorer's dict does.
     """
     canonical = {label: label for label in classes}
     known = frozenset(classes)
@@ -59,7 +63,7 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: Opt
                 records.append((identifier, frozenset(listed), listed))
                 indices.append(index)
     check_duplicates((record[0] for record in records), problems,
-                     lambda i: "record %d" % (indices[i] + 1))
+                     lambda i: "record %d" % (indices[i] + 1), last_wins)
     return records
 
 
@@ -107,8 +111,9 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
 
     problems = Problems(name)
     submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems,
-                                record_limit(len(gold)))
-    # Whole-list operations (map, zip) rather than loops: this runs once per submission on every record.
+                                record_limit(len(gold)), last_wins=True)
+    # Whole-list operations (map, zip) rather than loops: this runs once per submission on every
+    # record. A dict keeps the last copy of a repeated id, as the official scorer's does.
     submitted_by_id = dict(zip(map(itemgetter(0), submitted), submitted))
     gold_ids = list(map(itemgetter(0), gold))
     check_id_sets(gold_ids, submitted_by_id, problems, "meme ids")
@@ -141,5 +146,6 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
         table=scores.rows,
         table_note="Per class, scikit-learn semantics with zero_division=1: a technique absent from "
                    "gold and predictions scores 1.0 and counts in the macro average.",
+        warnings=problems.warnings,
         private=Columns(["id", "gold", "predicted"], private_column),
     )

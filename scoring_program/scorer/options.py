@@ -34,12 +34,18 @@ class Options:
     nlu_max_answer_tokens: int = 5000
     # The most spans one document may have in a submission (per track).
     max_spans_per_document: int = 10000
+    # What detailed_results.html shows: "full" aggregates (counts, per-technique tables, notes)
+    # or the leaderboard "scores" only. Set per phase (the build writes it into the phase's
+    # reference data): full in Development, scores only in Test by default.
+    detailed_results: str = "full"
 
 
 def _check(options: Options, source: str) -> Options:
     if options.overlapping_predictions not in ("error", "merge", "keep"):
         raise ReferenceDataError(["%s: overlapping_predictions must be \"error\", \"merge\" or \"keep\""
                                   % source])
+    if options.detailed_results not in ("full", "scores"):
+        raise ReferenceDataError(["%s: detailed_results must be \"full\" or \"scores\"" % source])
     if options.per_technique_recall not in ("correct", "official"):
         raise ReferenceDataError(["%s: per_technique_recall must be \"correct\" or \"official\"" % source])
     for name in ("flc_ignore_techniques",):

@@ -1,15 +1,20 @@
-"""Problems found in a submission or in the reference data, reported as one line each.
+"""Problems found in a submission or in the reference data, reported as one line each, and
+counted warnings about what was scored anyway.
 
 A participant only ever sees stderr on the platform, so every problem is a line of the form
 ``<file>: <where>: <what was expected>``. Messages about the *submission* may quote what the
 participant wrote (it is theirs); messages about the *reference data* never quote it, because
 stderr is public and the gold is not.
+
+Which is which follows the refusal policy (``scoring_program/POLICY.md``): a problem refuses the
+file; a warning is one counted line per file and rule for input that is scored as the official
+scorer scores it.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterable, List, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Sequence, Tuple
 
 # How many problem lines reach stderr; the rest is counted ("and N more problems").
 MAX_REPORTED = 20
@@ -18,13 +23,17 @@ MAX_KEPT = 200
 STOP_AFTER = 1000
 
 
+Rule = Tuple[str, str]  # a warning's message for one case and for several, each with one %d
+
+
 class Problems:
-    """An ordered collection of problem lines for one file."""
+    """The problem lines of one file, in order, and its counted warnings."""
 
     def __init__(self, filename: str) -> None:
         self.filename = filename
         self.entries: List[Tuple[str, str]] = []  # (where, what)
         self.more = 0  # problems counted but not kept
+        self._warnings: Dict[Rule, List[Any]] = {}  # rule -> [count, first place], in order seen
 
     def add(self, where: str, what: str) -> None:
         if len(self.entries) < MAX_KEPT:
@@ -47,6 +56,23 @@ class Problems:
     def __len__(self) -> int:
         return len(self.entries) + self.more
 
+    def warn(self, rule: Rule, where: str = "") -> None:
+        """Count one case of ``rule``: all cases of a rule become one line naming the first place.
+
+        ``rule`` is a pair of messages, for one case and for several, each with one ``%d``.
+        """
+        entry = self._warnings.get(rule)
+        if entry is None:
+            self._warnings[rule] = [1, where]
+        else:
+            entry[0] += 1
+
+    @property
+    def warnings(self) -> List[str]:
+        """One line per rule: ``107 spans end past ...; first at record 3, label 2``."""
+        return [(rule[count > 1] % count) + ("; first at %s" % where if where else "")
+                for rule, (count, where) in self._warnings.items()]
+
     def raise_if_any(self) -> None:
         if self.entries:
             raise SubmissionError(self.lines, self.more, self.saturated)
@@ -55,7 +81,7 @@ class Problems:
         """For gold files: public lines say where, never what (the message could quote gold)."""
         if self.entries:
             public = [_line("reference data " + self.filename, where,
-                            "invalid (details in the organisers' private output)")
+                            "invalid")
                       for where, _ in self.entries]
             raise ReferenceDataError(public, self.lines)
 
@@ -103,7 +129,7 @@ class ReferenceDataError(Exception):
     """The reference data (gold) of a phase is broken: an organiser problem, never a participant's.
 
     ``public`` lines (stderr) name the file and the place but never the gold content; ``private``
-    lines (``output/private/``) say what is wrong.
+    lines (only in a local run's ``--items`` folder) say what is wrong.
     """
 
     def __init__(self, public: Sequence[str], private: Sequence[str] = ()) -> None:

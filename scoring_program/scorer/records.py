@@ -61,8 +61,19 @@ def string_id(record: Dict[str, Any], index: int, problems: Problems, field: str
     return value
 
 
-def check_duplicates(identifiers: Iterable[str], problems: Problems, place=None) -> None:
-    """A problem for every id seen twice; ``place(i)`` names the i-th (0-based) item."""
+LAST_COPY_WINS = ("%d id appears more than once; its last copy is scored, as the official scorer does",
+                  "%d ids appear more than once; the last copy of each is scored, as the official "
+                  "scorer does")
+
+
+def check_duplicates(identifiers: Iterable[str], problems: Problems, place=None,
+                     last_wins: bool = False) -> None:
+    """A problem for every id seen twice; ``place(i)`` names the i-th (0-based) item.
+
+    ``last_wins``: the official scorer keeps the last copy of an id (it builds a dict), so each
+    repeated id is one counted warning instead; the caller keeps the last copy. Last-wins cannot
+    raise a score above that of the file without the earlier copies.
+    """
     identifiers = list(identifiers)
     if len(set(identifiers)) == len(identifiers):  # the usual case, at C speed
         return
@@ -70,7 +81,13 @@ def check_duplicates(identifiers: Iterable[str], problems: Problems, place=None)
     first: Dict[str, int] = {}
     for index, identifier in enumerate(identifiers):
         seen = first.setdefault(identifier, index)
-        if seen != index:
+        if seen == index:
+            continue
+        if last_wins:
+            if seen >= 0:  # once per id
+                problems.warn(LAST_COPY_WINS, "%s (id %s)" % (place(index), clip(identifier)))
+                first[identifier] = -1
+        else:
             problems.add(place(index), "duplicate id %s (first at %s); give each id once"
                          % (clip(identifier), place(seen)))
 

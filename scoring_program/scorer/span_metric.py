@@ -184,10 +184,12 @@ def technique_rows(by_technique: Mapping[str, SpanCounts], techniques: Sequence[
     return rows
 
 
-def offset_problem(start: object, end: object, text_length: Optional[int]) -> str:
-    """Why (start, end) is not a valid span of a text of ``text_length`` characters ('' if it is).
+def offset_problem(start: object, end: object, text_length: Optional[int] = None) -> str:
+    """Why (start, end) is not a span ('' if it is): integers with 0 <= start < end, as the official
+    scorers require; with ``text_length`` (reference data only) also end <= len(text).
 
-    Offsets are 0-based code-point indices, ``end`` exclusive: 0 <= start < end <= len(text).
+    Offsets are 0-based code-point indices, ``end`` exclusive. A submitted span past its text is
+    not a problem but a warning (``past_the_text``).
     """
     for field, value in (("start", start), ("end", end)):
         if not isinstance(value, int) or isinstance(value, bool):
@@ -199,6 +201,34 @@ def offset_problem(start: object, end: object, text_length: Optional[int]) -> st
     if text_length is not None and end > text_length:  # type: ignore[operator]
         return "end=%s is beyond the end of the text (%d characters)" % (_short(end), text_length)
     return ""
+
+
+def past_the_text(noun: str) -> Tuple[str, str]:
+    """The warning for submitted spans that end past their document's text.
+
+    The official scorers never read the texts and score such spans as given; so do we. They
+    cannot raise a score: the characters past the text meet no gold character, so they add to
+    the span's length (lowering precision) and to no intersection (recall is that of the span
+    cut at the end of the text).
+    """
+    return ("%%d span ends past its %s's text; scored as given (it can only lower precision)" % noun,
+            "%%d spans end past their %s's text; scored as given (they can only lower precision)" % noun)
+
+
+def wholly_past_the_text(noun: str) -> Tuple[str, str]:
+    """The warning for submitted spans that start at or past the end of their text (counted also
+    by ``past_the_text``)."""
+    return ("%%d span starts at or past the end of its %s's text; it matches no gold span" % noun,
+            "%%d spans start at or past the end of their %s's text; they match no gold span" % noun)
+
+
+def warn_if_past_the_text(start: int, end: int, length: Optional[int], noun: str, problems, where: str) -> None:
+    """Count the warnings for a submitted span ``where`` of a text of ``length`` characters
+    (None: unknown)."""
+    if length is not None and end > length:
+        problems.warn(past_the_text(noun), where)
+        if start >= length:
+            problems.warn(wholly_past_the_text(noun), where)
 
 
 def _short(value: object) -> str:

@@ -112,6 +112,8 @@ def precision_recall_f1(counts: TermCounts) -> Tuple[float, float, float]:
     return precision, recall, f1
 
 
+SCORE_OUTSIDE = ("%d review score lies outside 1-5; scored as given (plain RMSE, as official)",
+                 "%d review scores lie outside 1-5; scored as given (plain RMSE, as official)")
 # clause (c): a score beyond this is refused, which keeps sa_rmse finite and storable by the
 # platforms (below 1e10) whatever the gold; a real score lies in 1-5.
 MAX_ABS_SCORE = 1e6
@@ -180,6 +182,11 @@ def _polarities(value: Any, aspects: Optional[List[str]], where: str,
             if type(positive) is int and type(negative) is int and 0 <= positive <= 1 and 0 <= negative <= 1:
                 pairs.append((positive, negative))
                 continue
+            bits = _bit(positive), _bit(negative)
+            if None not in bits:  # 1.0 or true: the same polarity, written by another serializer
+                problems.warn(POLARITY_NOT_INTEGERS, where)
+                pairs.append(bits)  # type: ignore[arg-type]
+                continue
         problems.add(where, "polarity %d must be a pair of 0/1 integers like [1, 0], found %s"
                      % (number, describe(pair) if not isinstance(pair, list) else str(pair)[:40]))
         return None
@@ -188,6 +195,19 @@ def _polarities(value: Any, aspects: Optional[List[str]], where: str,
                      % (len(pairs), len(aspects)))
         return None
     return pairs
+
+
+POLARITY_NOT_INTEGERS = ("%d polarity is written with 0.0/1.0 or false/true instead of the integers 0/1; "
+                         "read as 0/1",
+                         "%d polarities are written with 0.0/1.0 or false/true instead of the integers 0/1; "
+                         "read as 0/1")
+
+
+def _bit(value: Any) -> Optional[int]:
+    """0 or 1 for a value equal to it that is not the integer itself (0.0, 1.0, false, true)."""
+    if type(value) in (bool, float) and value in (0, 1):
+        return int(value)
+    return None
 
 
 class FieldPresence:
@@ -251,7 +271,6 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     first_line: Dict[str, int] = {}  # every submitted id -> its line
     statistics_of: Dict[str, Statistics] = {}
     presence = {field_name: FieldPresence() for field_name in ("aspects", "polarities", "score")}
-    outside = 0  # scores outside 1-5, scored as given
     for prediction in parse_reviews(submission_path, name, options.max_file_bytes, problems, False,
                                     options.max_spans_per_document, record_limit(len(gold_reviews))):
         seen = first_line.setdefault(prediction.identifier, prediction.line)
@@ -261,7 +280,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         for field_name, tracker in presence.items():
             tracker.add(getattr(prediction, field_name) is not None, prediction.line)
         if prediction.score is not None and not 1 <= prediction.score <= 5:
-            outside += 1
+            problems.warn(SCORE_OUTSIDE, "line %d" % prediction.line)
         gold = gold_by_id.get(prediction.identifier)
         if gold is not None and not problems:
             statistics_of[prediction.identifier] = _statistics(prediction, gold)
@@ -275,10 +294,6 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     if not (has_aspects or has_score) and not problems:
         problems.add("", "no line has 'aspects' or 'score'; nothing to score")
     problems.raise_if_any()
-    warnings = []
-    if has_score and outside:
-        warnings.append("%d review score%s outside 1-5; scored as given (plain RMSE)"
-                        % (outside, "s lie" if outside > 1 else " lies"))
     per_review = [(gold.identifier, statistics_of[gold.identifier]) for gold in gold_reviews]
 
     scores: Dict[str, float] = {}
@@ -306,7 +321,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     if not has_aspects:
         notes.append("No aspects were submitted: ATE and ABSA are not reported.")
     return TrackResult(
-        track="absita", title=TITLE, scores=scores, details=details, notes=notes, warnings=warnings,
+        track="absita", title=TITLE, scores=scores, details=details, notes=notes, warnings=problems.warnings,
         private=[{"id_sentence": identifier, "ate": vars(s.ate), "absa": vars(s.absa),
                   "squared_error": s.squared_error} for identifier, s in per_review],
     )

@@ -23,7 +23,7 @@ from ..readers import MAX_INT_DIGITS, read_text, text_blocks
 from ..records import label_problem, record_limit
 from ..result import TrackResult
 from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
-                           span_track_result)
+                           span_track_result, warn_if_past_the_text)
 from ..span_store import MAX_OFFSET, SpanStore
 from ..spans import Span, merge_overlapping
 from ..techniques import NLP4IF2019_FLC
@@ -34,19 +34,26 @@ GOLD_FOLDER = "nlp4if2019_flc"
 FILE_NAME = "nlp4if2019_flc.tsv"
 ALL_TECHNIQUES = "(any technique)"  # the single label of the fragments-only mode
 
+HEADER_SKIPPED = ("%d header line (column names, not a span) was skipped; the format has no header",
+                  "%d header lines were skipped")  # (only line 1 is ever taken for one)
 _GOLD_FILE = re.compile(r"^article(\d+).*\.labels$")
 _OFFSET = re.compile(r"^[+-]?\d+$")
 
 
 def parse_block(block: str, first_line: int, store: SpanStore, problems: Problems,
-                text_lengths: Dict[str, int], allow_declarations: bool) -> None:
+                text_lengths: Dict[str, int], allow_declarations: bool, submitted: bool = False) -> None:
     """``parse_lines`` over a block of whole lines whose first line is number ``first_line``."""
-    parse_lines(block.split("\n"), store, problems, text_lengths, allow_declarations, first_line)
+    parse_lines(block.split("\n"), store, problems, text_lengths, allow_declarations, first_line, submitted)
 
 
 def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text_lengths: Dict[str, int],
-                allow_declarations: bool, first_line: int = 1) -> None:
-    """Add every row of ``lines`` to ``store``; a row that is not a valid span becomes a problem."""
+                allow_declarations: bool, first_line: int = 1, submitted: bool = False) -> None:
+    """Add every row of ``lines`` to ``store``; a row that is not a valid span becomes a problem.
+
+    ``text_lengths`` bound the offsets: in gold, a span past its text is a problem; in a
+    ``submitted`` file it is scored as given with a counted warning, as the official scorer
+    (which never reads the texts) scores it.
+    """
     techniques = store.technique_number
     spans_of = store.spans
     declare = store.declare
@@ -64,7 +71,9 @@ def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text
                     and article.strip() == article):
                 start, end = int(start_text), int(end_text)
                 length = text_lengths.get(article)
-                if start < end and (length is None or end <= length):
+                if start < end and (length is None or end <= length or submitted):
+                    if length is not None and end > length:
+                        warn_if_past_the_text(start, end, length, "article", problems, "line %d" % number)
                     triples = spans_of.get(article)
                     if triples is None:
                         triples = declare(article)
@@ -74,11 +83,11 @@ def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text
             continue
         if problems.saturated:
             break
-        _check_row(number, line, problems, text_lengths, allow_declarations, store)
+        _check_row(number, line, problems, text_lengths, allow_declarations, store, submitted)
 
 
 def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[str, int],
-               allow_declarations: bool, store: SpanStore) -> None:
+               allow_declarations: bool, store: SpanStore, submitted: bool) -> None:
     """The slow path: a line the fast path did not take (a problem, or unusual but valid)."""
     where = "line %d" % number
     line = line[:-1] if line.endswith("\r") else line
@@ -92,6 +101,10 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
                             "found %d%s" % (len(fields), hint))
         return
     article, technique, start_text, end_text = (field.strip() for field in fields)
+    if number == 1 and submitted and _offset(start_text) is None and _offset(end_text) is None \
+            and technique not in store.technique_number:
+        problems.warn(HEADER_SKIPPED, where)  # a column-name line: nothing to score in it
+        return
     if not article:
         problems.add(where, "the article id is empty")
         return
@@ -99,7 +112,8 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
         problems.add(where, label_problem(technique, TECHNIQUES))
         return
     start, end = _offset(start_text), _offset(end_text)
-    problem = offset_problem(start, end, text_lengths.get(article))
+    length = text_lengths.get(article)
+    problem = offset_problem(start, end, None if submitted else length)
     if problem:
         longest = max(len(start_text.lstrip("+-")), len(end_text.lstrip("+-")))
         if longest > MAX_INT_DIGITS and (start is None or end is None):
@@ -112,6 +126,8 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
     if end > MAX_OFFSET:  # type: ignore[operator]
         problems.add(where, "end=%s is too large (at most %d)" % (_clip(end_text), MAX_OFFSET))
         return
+    if submitted:
+        warn_if_past_the_text(start, end, length, "article", problems, where)  # type: ignore[arg-type]
     store.add(article, technique, start, end)  # type: ignore[arg-type]
 
 
@@ -208,7 +224,7 @@ def read_submission(path: str, name: str, options: Options, lengths: Dict[str, i
     for first_line, block in text_blocks(path, name, options.max_file_bytes):  # 1 MiB at a time
         if problems.saturated:
             break
-        parse_block(block, first_line, predicted, problems, lengths, False)
+        parse_block(block, first_line, predicted, problems, lengths, False, submitted=True)
         if len(predicted.order) > max_articles:
             problems.add("line %d and before" % (first_line + block.count("\n")),
                          "more than %d article ids, but this phase has far fewer articles" % max_articles)
@@ -240,6 +256,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                                options.per_technique_recall == "official", "article")
     if collapse:
         result.notes.append("Fragments only: techniques are ignored (official -f mode).")
+    result.warnings.extend(problems.warnings)
     return result
 
 

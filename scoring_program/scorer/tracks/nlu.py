@@ -11,6 +11,7 @@ chosen answer (the first in file order on a tie). Metric card: ``nlu.md`` beside
 
 from __future__ import annotations
 
+import io
 import os
 from ..structs import struct
 from typing import Collection, Dict, Iterator, List, Optional, Tuple
@@ -19,7 +20,7 @@ from ..lcs import Masks, lcs_with_masks, token_masks
 from ..nltk_tokens import shared_tokenizer
 from ..options import Options
 from ..problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
-from ..readers import file_contains, iter_csv
+from ..readers import byte_chunks, file_contains, iter_csv
 from ..records import check_duplicates, check_id_sets, record_limit
 from ..result import TrackResult
 
@@ -27,10 +28,10 @@ TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
 FILE_NAME = "aicup2022_nlu.csv"
 TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test input (id,q,r,s)
 HEADER_FIRST_CELL = "id"
-# With the test input in ref/, an answer may be at most this many times as long as its q or r
-# (in characters, plus a constant): an explanation is a part of the text it explains.
-ANSWER_LENGTH_FACTOR = 2
-ANSWER_LENGTH_SLACK = 200
+# The longest answer in characters, per answer token allowed (nlu_max_answer_tokens): checked
+# before anything is tokenized. 20 x 5,000 = 100,000 characters take about 0.1 s to tokenize; the
+# longest real q is 11,874 characters.
+CHARACTERS_PER_TOKEN = 20
 
 
 @struct
@@ -82,11 +83,72 @@ def _backslash_variant(path: str, name: str, max_bytes: Optional[int]) -> bool:
         return True
 
 
+# The layouts the common tools write by mistake, told apart by the first records (refusal policy,
+# clause a: not this track's format); each with its fix.
+_OTHER_DELIMITERS = (
+    (";", "semicolons (';'), as Excel writes CSV in some locales",
+     "separate the columns with commas (pandas: to_csv(path, sep=\",\", index=False); Excel: save as "
+     "\"CSV UTF-8 (Comma delimited)\")"),
+    ("\t", "TAB characters (a TSV file)",
+     "separate the columns with commas (pandas: to_csv(path, sep=\",\", index=False))"),
+)
+
+
+def layout_problem(text: str) -> Optional[str]:
+    """Why the file is not ``id,q',r'`` CSV, when its first records show one of the usual
+    mistakes (another delimiter; pandas' index column), else None.
+
+    >>> layout_problem(',id,q,r\\n0,1,"a","b"\\n')[:62]
+    "an index column before id,q',r': the first column is empty in "
+    """
+    import csv
+
+    head = text[:1 << 16]
+    head = head[:head.rfind("\n") + 1] or head  # whole lines only
+
+    def widths(delimiter: str) -> List[int]:
+        reader = csv.reader(io.StringIO(head, newline=""), delimiter=delimiter)
+        try:
+            return [len(fields) for fields, _ in zip(reader, range(20)) if any(f.strip() for f in fields)]
+        except csv.Error:
+            return []
+
+    comma = widths(",")
+    if comma and all(width == 3 for width in comma):
+        return None
+    if comma and all(width == 4 for width in comma):
+        reader = csv.reader(io.StringIO(head, newline=""))
+        first = [fields[0].strip() for fields, _ in zip(reader, range(20)) if fields]
+        header = first[0].lower() in ("", "unnamed: 0") if first else False
+        numbers = [cell for cell in first[1:] if cell]
+        if header or (numbers and all(cell.isdigit() for cell in numbers)):
+            return ("an index column before id,q',r': the first column is %s; write the file without it "
+                    "(pandas: to_csv(path, index=False))"
+                    % ("empty in the header" if header else "a row number"))
+    for delimiter, found, fix in _OTHER_DELIMITERS:
+        other = widths(delimiter)
+        if other and all(width in (3, 4) for width in other) and len(set(other)) == 1:
+            return "the columns are separated by %s; %s" % (found, fix)
+    return None
+
+
+def _head(path: str, name: str, max_bytes: Optional[int]) -> str:
+    """The first 64 KiB of the file as text (for ``layout_problem``; the reader reports bad UTF-8)."""
+    data = next(byte_chunks(path, name, max_bytes, 1 << 16), b"")
+    text = data.decode("utf-8", "replace")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
 def parse_answers(path: str, name: str, max_bytes: Optional[int], problems: Problems, gold: bool,
                   keep: Optional[Collection[str]] = None, max_rows: Optional[int] = None) -> Tuple[List[Row], int]:
     """Rows ``id,q',r'`` (or, for gold, the training layout ``id,q,r,s,q',r'[,...]``), and how
     many rows were left out because their id is not in ``keep`` (when given). Reading stops
     after ``max_rows`` rows or many problems."""
+    if not gold:
+        problem = layout_problem(_head(path, name, max_bytes))
+        if problem:
+            problems.add("line 1", problem)
+            return [], 0
     answers: List[Row] = []
     left_out = 0
     width = q_column = r_column = 0
@@ -119,17 +181,17 @@ def parse_answers(path: str, name: str, max_bytes: Optional[int], problems: Prob
     return answers, left_out
 
 
-def read_test_input(path: str) -> Dict[str, Tuple[int, int]]:
-    """id -> (characters of q, characters of r) of the released test input (id,q,r,s)."""
+def read_test_ids(path: str) -> List[str]:
+    """The ids of the released test input (id,q,r,s), in file order."""
     problems = Problems(TEST_INPUT)
-    lengths: Dict[str, Tuple[int, int]] = {}
+    identifiers: List[str] = []
     for line, fields in read_rows(path, TEST_INPUT, None):
         if len(fields) < 3:
             problems.add("line %d" % line, "expected the columns id,q,r,s")
             continue
-        lengths[fields[0].strip()] = (len(fields[1]), len(fields[2]))
+        identifiers.append(fields[0].strip())
     problems.raise_as_reference_error()
-    return lengths
+    return identifiers
 
 
 def ratio(common: int, predicted: int, gold: int) -> float:
@@ -150,34 +212,34 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
 
     test_path = os.path.join(reference_dir, TEST_INPUT)
     with reading_reference():
-        test_lengths = read_test_input(test_path) if os.path.isfile(test_path) else None
-    if test_lengths is not None and any(identifier not in test_lengths for identifier in gold_ids):
+        test_ids = read_test_ids(test_path) if os.path.isfile(test_path) else None
+    if test_ids is not None and not set(test_ids).issuperset(gold_ids):
         raise ReferenceDataError(["reference data %s: some gold ids are not in %s" % (name, TEST_INPUT)])
 
     problems = Problems(name)
     # Without the test input, rows of other ids are ignored as they are read (not kept).
     submitted, ignored = parse_answers(submission_path, name, options.max_file_bytes, problems, gold=False,
-                                       keep=gold if test_lengths is None else None,
-                                       max_rows=None if test_lengths is None else record_limit(len(test_lengths)))
+                                       keep=gold if test_ids is None else None,
+                                       max_rows=None if test_ids is None else record_limit(len(test_ids)))
     check_duplicates((row.identifier for row in submitted), problems, lambda i: "line %d" % submitted[i].line)
     problems.raise_if_any()
     warnings: List[str] = []
-    if test_lengths is not None:
-        check_id_sets(list(test_lengths), [row.identifier for row in submitted], problems, "test ids")
+    if test_ids is not None:
+        check_id_sets(test_ids, [row.identifier for row in submitted], problems, "test ids")
     else:
         check_id_sets(gold_ids, [row.identifier for row in submitted], problems, "ids")
         if ignored:
             warnings.append("%d ids are not scored in this phase and were ignored" % ignored)  # (rows: not kept, so an id given twice counts twice)
-    max_characters = 20 * options.nlu_max_answer_tokens
+    # Resource bounds (refusal policy, clause c), the same whether or not the test input is in
+    # ref/: first characters, before anything is tokenized, then tokens. A long answer is
+    # otherwise scored as given: it can only lower its own LCS/union ratio.
+    max_characters = CHARACTERS_PER_TOKEN * options.nlu_max_answer_tokens
     for row in submitted:
-        for field, text, source in (("q'", row.q, 0), ("r'", row.r, 1)):
-            limit = max_characters
-            if test_lengths is not None and row.identifier in test_lengths:
-                limit = ANSWER_LENGTH_FACTOR * test_lengths[row.identifier][source] + ANSWER_LENGTH_SLACK
-            if len(text) > limit:
+        for field, text in (("q'", row.q), ("r'", row.r)):
+            if len(text) > max_characters:
                 problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
-                             "the answer has %d characters; at most %d are accepted here"
-                             % (len(text), limit))
+                             "the answer has %d characters; at most %d are accepted"
+                             % (len(text), max_characters))
     problems.raise_if_any()
 
     by_id = {row.identifier: row for row in submitted}

@@ -6,15 +6,17 @@ one meme, exactly as the official ``task-2-semeval21_scorer.py``. Metric card: `
 
 from __future__ import annotations
 
+import math
+
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..options import Options
-from ..problems import Problems, reading_reference
+from ..problems import Problems, describe, reading_reference
 from ..readers import record_where
 from ..records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
 from ..result import TrackResult
 from ..span_metric import (SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
-                           span_track_result)
+                           span_track_result, warn_if_past_the_text)
 from ..spans import Span
 from ..techniques import SEMEVAL2021_T6_ST1_ST2
 
@@ -31,7 +33,7 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
     the memes with two spans or more of one technique: the only ones the overlap policy can change).
 
     With ``text_lengths`` None the file is gold: ``text`` is required and bounds the offsets.
-    Otherwise the offsets are checked against the gold text of the same meme.
+    Otherwise a span past the gold text of its meme is scored as given, with a counted warning.
     """
     is_gold = text_lengths is None
     records = json_records(path, name, None if is_gold else max_bytes, problems,
@@ -68,38 +70,95 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
             continue
         spans: Dict[str, List[Span]] = {}
         for number, label in enumerate(labels, start=1):
+            span: Optional[Span] = None
             if type(label) is dict:  # the fast path: a well-formed span
                 technique, start, end = label.get("technique"), label.get("start"), label.get("end")
                 if (type(technique) is str and technique in known and type(start) is int and type(end) is int
-                        and 0 <= start < end and (length is None or end <= length)):
-                    group = spans.get(technique)
-                    if group is None:
-                        spans[technique] = [(start, end)]
-                    else:
-                        group.append((start, end))
-                        if len(group) == 2 and identifier is not None:
-                            several.append(identifier)
+                        and 0 <= start < end):
+                    span = (start, end)
+            if span is None:
+                where = "%s, label %d" % (record_where(index, record), number)
+                technique, span = _read_span(label, known, problems, where, is_gold)
+                if span is None:
                     continue
-            problems.add("%s, label %d" % (record_where(index, record), number), _span_problem(label, known, length))
+            if length is not None and span[1] > length:  # (rare: the place is named only here)
+                where = "%s, label %d" % (record_where(index, record), number)
+                if is_gold:
+                    problems.add(where, offset_problem(span[0], span[1], length))
+                    continue
+                warn_if_past_the_text(span[0], span[1], length, "meme", problems, where)
+            group = spans.get(technique)
+            if group is None:
+                spans[technique] = [span]
+            else:
+                group.append(span)
+                if len(group) == 2 and identifier is not None:
+                    several.append(identifier)
         if identifier is not None:
             order.append(identifier)
             indices.append(index)
             memes[identifier] = spans
             if is_gold and length is not None:
                 lengths[identifier] = length
-    check_duplicates(order, problems, lambda i: "record %d" % (indices[i] + 1))
+    # The official scorer keeps the last copy of a repeated id (gold: an organiser's error).
+    check_duplicates(order, problems, lambda i: "record %d" % (indices[i] + 1), last_wins=not is_gold)
     return order, memes, lengths, several
 
 
-def _span_problem(label: Any, known: frozenset, text_length: Optional[int]) -> str:
+# Offsets the official scorer reads with int(): a string or a fractional number is scored as
+# int() reads it ("5" -> 5, 7.9 -> 7), with this warning.
+READ_WITH_INT = ('%d offset is not a JSON integer; read with int() as the official scorer does '
+                 '("5" -> 5, 7.9 -> 7)',
+                 '%d offsets are not JSON integers; read with int() as the official scorer does '
+                 '("5" -> 5, 7.9 -> 7)')
+
+
+def _read_span(label: Any, known: frozenset, problems: Problems, where: str, is_gold: bool
+               ) -> Tuple[Any, Optional[Span]]:
+    """The slow path: (technique, span) of a label the fast path did not take, or a problem and
+    (None, None). Submitted offsets go through int() as in the official scorer (gold must be
+    integers)."""
     if not isinstance(label, dict):
-        return "expected an object {\"technique\", \"start\", \"end\"}"
+        problems.add(where, "expected an object {\"technique\", \"start\", \"end\"}")
+        return None, None
     missing = [field for field in ("technique", "start", "end") if field not in label]
     if missing:
-        return "missing field %s" % ", ".join(repr(field) for field in missing)
-    if not isinstance(label["technique"], str) or label["technique"] not in known:
-        return label_problem(label["technique"], TECHNIQUES)
-    return offset_problem(label["start"], label["end"], text_length)
+        problems.add(where, "missing field %s" % ", ".join(repr(field) for field in missing))
+        return None, None
+    technique = label["technique"]
+    if not isinstance(technique, str) or technique not in known:
+        problems.add(where, label_problem(technique, TECHNIQUES))
+        return None, None
+    start, end = label["start"], label["end"]
+    if not is_gold:
+        start, end = _official_int(start), _official_int(end)
+        if start is not None and end is not None:
+            for given in (label["start"], label["end"]):
+                if type(given) is not int:
+                    problems.warn(READ_WITH_INT, where)
+    problem = offset_problem(start, end)
+    if problem:
+        if start is None or end is None:
+            problem = "start and end must be integer character offsets (found %s, %s)" \
+                      % (describe(label["start"]), describe(label["end"]))
+        problems.add(where, problem)
+        return None, None
+    return technique, (start, end)
+
+
+def _official_int(value: Any) -> Optional[int]:
+    """``int(value)`` as the official scorer applies it to an offset, or None where it fails
+    (booleans are not offsets; a number text is at most 32 characters long)."""
+    if type(value) is int:
+        return value
+    if type(value) is float:
+        return int(value) if math.isfinite(value) else None
+    if type(value) is str and len(value) <= 32:
+        try:
+            return int(value)
+        except ValueError:
+            return None
+    return None
 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
@@ -121,5 +180,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     statistics = SpanStatistics(TECHNIQUES)
     for meme in gold_order:
         statistics.add_document(meme, gold[meme], predicted.get(meme, {}))
-    return span_track_result("t6_st2", TITLE, "t6_st2", statistics, TECHNIQUES,
-                             options.per_technique_recall == "official", "meme")
+    result = span_track_result("t6_st2", TITLE, "t6_st2", statistics, TECHNIQUES,
+                               options.per_technique_recall == "official", "meme")
+    result.warnings.extend(problems.warnings)
+    return result

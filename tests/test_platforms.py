@@ -1,0 +1,156 @@
+"""What the platforms do with our outputs: v1.5's detailed-results watcher, Codabench's ranking,
+what a phase's detailed results show, and the checker catching what the real platforms would do."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import PROGRAM, ROOT, run_score
+from test_score_contract import PERFECT, REF, STDLIB_ONLY
+
+sys.path.insert(0, str(ROOT))
+
+from bundle.checker import Report, Run, _judge, check_ranking, codabench_order  # noqa: E402
+from bundle.watcher import DetailedResultsWatcher  # noqa: E402
+from scorer.workers import V15_WATCHER_WAIT_SECONDS, is_v15_worker_layout  # noqa: E402
+from scorer.registry import ALL_KEYS, TRACKS  # noqa: E402
+from scorer.report import not_entered_value  # noqa: E402
+
+STDLIB_REF = {name: REF[name] for name in STDLIB_ONLY}
+
+
+def _v15_run(tmp_path: Path, res, with_input_metadata: bool = True):
+    """score.py in the v1.5 worker's layout with its watcher beside it, killed at the exit."""
+    run = tmp_path / "run"
+    for folder, files in (("ref", STDLIB_REF), ("res", res)):
+        (run / "input" / folder).mkdir(parents=True)
+        for name, content in files.items():
+            (run / "input" / folder / name).write_text(content, encoding="utf-8")
+    if with_input_metadata:
+        (run / "input" / "metadata").write_text("input: x\n")
+    (run / "program").symlink_to(PROGRAM, target_is_directory=True)
+    (run / "output").mkdir()
+    page = run / "output" / "detailed_results.html"
+    page.touch()  # the worker's empty placeholder
+    watcher = DetailedResultsWatcher(str(page), latency=1.0)
+    watcher.start()
+    started = time.monotonic()
+    process = subprocess.run([sys.executable, "-I", "-S", str(run / "program" / "score.py"), str(run / "input"),
+                              str(run / "output")], cwd=str(run), capture_output=True, text=True)
+    elapsed = time.monotonic() - started
+    watcher.kill()
+    return process, elapsed, page.read_bytes(), watcher.uploaded(), sorted(os.listdir(run / "output"))
+
+
+def test_on_the_v15_worker_the_watcher_uploads_the_complete_page_on_every_exit_path(tmp_path):
+    cases = {"scored": {name: PERFECT[name] for name in STDLIB_ONLY},
+             "refused": {"semeval2021_t6_st1.json": "[1, 2"},
+             "no v1.5 layout": {name: PERFECT[name] for name in STDLIB_ONLY}}
+    for name in cases:
+        (tmp_path / name).mkdir()
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        futures = {name: pool.submit(_v15_run, tmp_path / name, res, name != "no v1.5 layout")
+                   for name, res in cases.items()}
+        results = {name: future.result() for name, future in futures.items()}
+    for name in ("scored", "refused"):
+        process, elapsed, final, uploaded, outputs = results[name]
+        assert process.returncode == (0 if name == "scored" else 1), process.stderr
+        assert elapsed >= V15_WATCHER_WAIT_SECONDS
+        assert final and uploaded == final, (name, len(uploaded), len(final))
+        assert outputs == ["detailed_results.html", "scores.json", "scores.txt"]
+    # The control: without the wait, the watcher never sees the finished page (issue 12, point 5).
+    process, elapsed, final, uploaded, _ = results["no v1.5 layout"]
+    assert process.returncode == 0 and elapsed < V15_WATCHER_WAIT_SECONDS
+    assert final and uploaded != final
+
+
+def test_only_the_v15_layout_waits(tmp_path):
+    run = tmp_path / "run"
+    (run / "input").mkdir(parents=True)
+    (run / "program").symlink_to(PROGRAM, target_is_directory=True)
+    assert not is_v15_worker_layout(str(PROGRAM), str(run))  # no input/metadata
+    (run / "input" / "metadata").write_text("x")
+    assert is_v15_worker_layout(str(PROGRAM), str(run))
+    assert not is_v15_worker_layout(str(tmp_path), str(run))  # run/program is another program
+    other = tmp_path / "app"
+    other.mkdir()
+    (other / "program").symlink_to(PROGRAM, target_is_directory=True)
+    (other / "input").mkdir()
+    (other / "input" / "metadata").write_text("x")
+    assert not is_v15_worker_layout(str(PROGRAM), str(other))  # Codabench's /app
+    assert not is_v15_worker_layout(str(PROGRAM), str(PROGRAM))  # Codabench's cwd
+
+
+def test_a_local_run_does_not_wait(tmp_path):
+    started = time.monotonic()
+    run = run_score(tmp_path, STDLIB_REF, {"semeval2021_t6_st1.json": PERFECT["semeval2021_t6_st1.json"]})
+    assert run.returncode == 0 and time.monotonic() - started < V15_WATCHER_WAIT_SECONDS
+
+
+def test_a_scores_only_phase_shows_the_leaderboard_scores_only(tmp_path):
+    res = {name: PERFECT[name] for name in STDLIB_ONLY}
+    full = run_score(tmp_path, STDLIB_REF, res)
+    scores_only = run_score(tmp_path, dict(STDLIB_REF, **{"scoring_config.json": '{"detailed_results": "scores"}'}), res)
+    assert full.returncode == scores_only.returncode == 0
+    assert full.all_scores == scores_only.all_scores
+    full_page = (full.output / "detailed_results.html").read_text(encoding="utf-8")
+    page = (scores_only.output / "detailed_results.html").read_text(encoding="utf-8")
+    assert "<th>technique</th>" in full_page and "<th>detail</th>" in full_page
+    assert "<th>technique</th>" not in page and "<th>detail</th>" not in page
+    assert "leaderboard scores only" in page
+    for key in scores_only.scores:
+        assert key in page
+    bad = run_score(tmp_path, dict(STDLIB_REF, **{"scoring_config.json": '{"detailed_results": "all"}'}), res)
+    assert bad.returncode == 1 and "detailed_results must be" in bad.stderr
+
+
+# --- ranking ---------------------------------------------------------------------------------------
+
+COLUMNS = [{"key": key, "index": index, "sorting": "asc" if key == "sa_rmse" else "desc"}
+           for index, key in enumerate(ALL_KEYS)]
+BOARD = {"columns": COLUMNS, "primary_index": 0}
+V15_COLUMNS = {key: {"sort": "asc" if key == "sa_rmse" else "desc"} for key in ALL_KEYS}
+TRACK_KEYS = {track.name: list(track.keys) for track in TRACKS}
+FULL = {key: 0.5 for key in ALL_KEYS}
+
+
+def _single(track, with_not_entered=True):
+    return {key: 0.9 if key in TRACK_KEYS[track] else not_entered_value(key)
+            for key in ALL_KEYS if with_not_entered or key in TRACK_KEYS[track]}
+
+
+def test_codabench_orders_a_missing_primary_score_first():
+    """PostgreSQL: NULL sorts first in a descending order, which is why every key is written."""
+    rows = [("entrant", {"t6_st1_f1_micro": 0.1}), ("absent", {})]
+    assert codabench_order(rows, COLUMNS, 0) == ["absent", "entrant"]
+    rows = [("entrant", {"t6_st1_f1_micro": 0.1}), ("not entered", {"t6_st1_f1_micro": -1.0})]
+    assert codabench_order(rows, COLUMNS, 0) == ["entrant", "not entered"]
+
+
+def test_the_checker_passes_not_entered_values_and_fails_absent_keys():
+    report = Report()
+    check_ranking(FULL, {track: _single(track) for track in TRACK_KEYS}, TRACK_KEYS, BOARD, V15_COLUMNS, report)
+    assert not report.problems, report.problems
+    report = Report()
+    check_ranking(FULL, {track: _single(track, False) for track in TRACK_KEYS}, TRACK_KEYS, BOARD, V15_COLUMNS,
+                  report)
+    assert any("only-t6_st3 ranks first" in line for line in report.problems), report.problems
+    assert any("default board" in line for line in report.problems)
+
+
+def test_the_checker_fails_extra_outputs_and_an_incomplete_v15_page():
+    run = Run("v1.5, phase Development, sample submission")
+    run.returncode, run.scores = 0, dict(FULL)
+    run.outputs = ["detailed_results.html", "private", "scores.json", "scores.txt"]
+    run.page, run.uploaded_page = b"<html>complete</html>", b""
+    report = Report()
+    _judge(run, True, report)
+    assert any("output/ must hold only" in line for line in report.problems)
+    assert any("watcher uploaded 0 of" in line for line in report.problems)
