@@ -31,6 +31,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MIB = 1024 * 1024
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
 from scorer.techniques import NLP4IF2019_FLC, SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3  # noqa: E402
@@ -373,6 +374,7 @@ def run(scales, naive_limit_seconds, repeat, program):
                 os.makedirs(os.path.join(base, "res"))
                 generator(base, scale, random.Random(scale))
                 size_mb = folder_size(base) / 1e6
+                submission_mib = folder_size(os.path.join(base, "res")) / MIB
                 score_argv = [sys.executable, program, base, os.path.join(work, "output")]
                 scores, floors = [], []
                 for _ in range(repeat):  # alternated, so that both see the same machine load
@@ -406,7 +408,8 @@ def run(scales, naive_limit_seconds, repeat, program):
                         stdout=subprocess.PIPE, universal_newlines=True, env=env).stdout.strip())
                         for _ in range(repeat))
                     extra = "tokenization %.2f s: total/tokenization %.2f" % (tokenize, score[0] / tokenize)
-                rows.append({"track": track, "scale": scale, "input_mb": size_mb, "score_s": score[0],
+                rows.append({"track": track, "scale": scale, "input_mb": size_mb, "submission_mib": submission_mib,
+                             "score_s": score[0],
                              "oracle_s": oracle_s, "oracle_mb": oracle_mb, "tests_s": tests_s,
                              "tokenize_s": tokenize_s,
                              "score_mb": score[1], "floor_s": floor[0], "floor_mb": floor[1], "paired": paired,
@@ -537,6 +540,73 @@ def table(rows):
     return "\n".join(lines)
 
 
+def hostile(sizes):
+    """Every attack of ``tests/attacks.py`` at each size (one run each: peak RSS, wall time)."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
+    from attacks import ATTACKS, measure as measure_attack, stage_gold
+    from test_hostile import GOLD
+    rows = []
+    for attack in ATTACKS:
+        seen = set()
+        for size in sizes:
+            work = tempfile.mkdtemp(prefix="bench-hostile-")
+            try:
+                stage_gold(os.path.join(work, "input"), GOLD)
+                attack.write(os.path.join(work, "input"), size)
+                measured = measure_attack(os.path.join(ROOT, "scoring_program", "score.py"),
+                                          os.path.join(work, "input"), os.path.join(work, "output"))
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+            if measured.submission_bytes in seen:  # a fixed-size attack: once is enough
+                continue
+            seen.add(measured.submission_bytes)
+            rows.append({"attack": attack.name, "expected": attack.exit_code, "code": measured.code,
+                         "submission_mib": measured.submission_bytes / MIB, "score_s": measured.seconds,
+                         "score_mb": measured.peak_mib, "stderr": len(measured.stderr.encode("utf-8")),
+                         "html": measured.html_bytes})
+            print("hostile %-45s %7.1f MiB  %6.2f s  %6.0f MiB  exit %s" % (
+                attack.name, measured.submission_bytes / MIB, measured.seconds, measured.peak_mib, measured.code),
+                flush=True)
+    return rows
+
+
+def memory_budget(submission_mib):
+    return 5 * submission_mib + 100
+
+
+def memory_table(valid_rows, hostile_rows):
+    lines = ["| input | kind | submission | peak RSS | budget 5×submission+100 MiB | within | wall time | exit "
+             "| stderr | detailed_results.html |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in valid_rows:
+        budget = memory_budget(r["submission_mib"])
+        lines.append("| %s ×%d | valid | %.1f MiB | %.0f MiB | %.0f MiB | %s | %.2f s | 0 | | |" % (
+            r["track"], r["scale"], r["submission_mib"], r["score_mb"], budget,
+            "yes" if r["score_mb"] <= budget else "**no**", r["score_s"]))
+    for r in hostile_rows:
+        budget = memory_budget(r["submission_mib"])
+        lines.append("| %s | %s | %.1f MiB | %.0f MiB | %.0f MiB | %s | %.2f s | %s | %d B | %d B |" % (
+            r["attack"], "hostile" if r["expected"] else "valid (hostile shape)", r["submission_mib"], r["score_mb"],
+            budget, "yes" if r["score_mb"] <= budget else "**no**", r["score_s"],
+            r["code"] if r["code"] == r["expected"] else "**%s**" % r["code"], r["stderr"], r["html"]))
+    return "\n".join(lines)
+
+
+def memory_targets(valid_rows, hostile_rows):
+    ratios = [("%s ×%d" % (r["track"], r["scale"]), r["score_mb"] / memory_budget(r["submission_mib"]))
+              for r in valid_rows] + [(r["attack"], r["score_mb"] / memory_budget(r["submission_mib"]))
+                                      for r in hostile_rows]
+    worst = max(ratios, key=lambda item: item[1])
+    exits = all(r["code"] == r["expected"] for r in hostile_rows)
+    small = all(r["stderr"] <= 64 * 1024 and r["html"] <= 256 * 1024 for r in hostile_rows)
+    return "\n".join([
+        "- peak RSS ≤ 5 × submission + 100 MiB (every valid and hostile row; ratio to that limit): **%s** "
+        "(worst: %s, %.2f)" % ("holds" if worst[1] <= 1 else "does not hold", worst[0], worst[1]),
+        "- every hostile row exits as expected (1 refused, 0 scored): **%s**" % ("holds" if exits else "does not hold"),
+        "- stderr ≤ 64 KiB and detailed_results.html ≤ 256 KiB on every hostile row: **%s**"
+        % ("holds" if small else "does not hold")])
+
+
 def cpu_model():
     """The CPU's model name where /proc/cpuinfo says it (Linux), else the machine type."""
     try:
@@ -555,6 +625,7 @@ def main():
     parser.add_argument("--naive-up-to", type=int, default=10, help="largest scale the naive span oracle runs at")
     parser.add_argument("--repeat", type=int, default=7, help="runs per measurement (the fastest is kept)")
     parser.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "RESULTS.md"))
+    parser.add_argument("--hostile-sizes", default="5,50", help="sizes of the hostile inputs, in MB (10**6 bytes)")
     args = parser.parse_args()
     if not os.environ.get("NLTK_DATA") and os.path.isdir(os.path.join(ROOT, "..", "shared", "nltk_data")):
         os.environ["NLTK_DATA"] = os.path.abspath(os.path.join(ROOT, "..", "shared", "nltk_data"))
@@ -564,6 +635,7 @@ def main():
         startup_rows = startup(args.repeat, folder)
         rows = run([int(s) for s in args.scales.split(",")], args.naive_up_to, args.repeat,
                    program_copy(folder, "program"))
+        hostile_rows = hostile([int(float(s) * 1e6) for s in args.hostile_sizes.split(",") if s])
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     machine = "%s, %d cores, Python %s, %s" % (cpu_model(), os.cpu_count() or 0,
@@ -581,6 +653,14 @@ def main():
             "span oracle at ×10 flc; nlu total ≤ 1.5× its tokenization; peak RSS ≤ 2× input + 50 MB." % args.repeat, "",
             table(rows), "",
             "## Targets", "", targets(rows), "",
+            "## Memory: valid and hostile inputs (issue 13)", "",
+            "Peak RSS of the whole `score.py` process (getrusage) and its wall time, one run each, for the valid "
+            "inputs above and for every attack of `tests/attacks.py` (the gold is the small one of "
+            "`tests/test_hostile.py`), at %s MB where the attack grows with its size (the others have a fixed "
+            "size). Budget: peak RSS ≤ 5 × the submission's size + 100 MiB for any input; stderr ≤ 64 KiB, "
+            "detailed_results.html ≤ 256 KiB." % " and ".join(args.hostile_sizes.split(",")), "",
+            memory_table(rows, hostile_rows), "",
+            memory_targets(rows, hostile_rows), "",
             "## Start-up", "",
             "`score.py` on the development sample gold of the repository (fastest of %d runs). A compute "
             "worker that unpacks the program for every submission compiles it every time (cold); "

@@ -32,6 +32,7 @@ from scorer.options import load_options  # noqa: E402
 from scorer.workers import wait_for_v15_watcher  # noqa: E402
 from scorer.problems import ReferenceDataError, SubmissionError, capped  # noqa: E402
 from scorer.registry import TRACKS  # noqa: E402
+from scorer.result import unstorable_scores  # noqa: E402
 from scorer.report import (collect_scores, leaderboard_scores, write_html, write_items,  # noqa: E402
                            write_scores)
 from scorer.submission import locate_submission  # noqa: E402
@@ -123,6 +124,11 @@ def run(argv, items_dir=None):
             outcome.problems.append("%s: internal error of the scoring program while scoring this file; please "
                                 "tell the organisers (%s)" % (track.filename, DETAILS_HINT))
             outcome.private_lines.append(traceback.format_exc())
+            continue
+        unstorable = unstorable_scores(result.scores)
+        if unstorable:  # (no track can produce one; kept so that no run is lost silently)
+            outcome.problems.append("%s: the score %s is not finite or not below 1e10, which the platforms "
+                                    "cannot store; this file was not scored" % (track.filename, ", ".join(unstorable)))
             continue
         for warning in result.warnings:
             print("%s: warning: %s" % (track.filename, warning))

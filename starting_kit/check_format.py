@@ -80,10 +80,14 @@ def main(argv=None) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="check-format-") as work:
         gold = os.path.join(work, "gold")
-        tracks = stand_in_gold(args.public, gold)
+        try:
+            tracks = stand_in_gold(args.public, gold)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            print("check_format: the public data in %s cannot be read (%s)" % (args.public, error), file=sys.stderr)
+            return 2
         try:
             code = run_scoring(gold, args.submission, os.path.join(work, "output"), quiet=True)
-        except KitError as error:
+        except (KitError, OSError) as error:
             print("check_format: %s" % error, file=sys.stderr)
             return 2
     if code == 0:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -267,15 +268,20 @@ _ROWS = st.one_of(
        st.sampled_from([{}, {"1": 10, "2": 100}]), st.booleans())
 def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, declarations):
     """Whole-block reading (any block size) adds the same spans and reports the same problems."""
+    import tempfile
     from scorer.problems import Problems
-    from scorer.readers import line_blocks
+    from scorer.readers import text_blocks
     from scorer.span_store import SpanStore
     text = newline.join(rows)
     by_lines, line_problems = SpanStore(NLP4IF2019_FLC), Problems("f")
     flc.parse_lines(text.split("\n"), by_lines, line_problems, lengths, declarations)
     by_blocks, block_problems = SpanStore(NLP4IF2019_FLC), Problems("f")
-    for first_line, block in line_blocks(text, size):
-        flc.parse_block(block, first_line, by_blocks, block_problems, lengths, declarations)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "f.tsv")
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        for first_line, block in text_blocks(path, "f", None, None, size=size):
+            flc.parse_block(block, first_line, by_blocks, block_problems, lengths, declarations)
     assert by_blocks.order == by_lines.order
     assert {a: list(t) for a, t in by_blocks.spans.items()} == {a: list(t) for a, t in by_lines.spans.items()}
     assert block_problems.lines == line_problems.lines

@@ -382,14 +382,16 @@ def _memes(valid):
             dict(r, id=str(i + 1)) if drawn[1] and isinstance(r, dict) else r for i, r in enumerate(drawn[0])]))
 
 
-def _both_readers(monkeypatch, module, fast_name, read):
-    """(result, problem lines) of the whole-list reader, then of the record-by-record one."""
+def _both_readers(monkeypatch, read):
+    """(result, problem lines) of the reader with its usual 1 MiB blocks, then with 3-character
+    blocks (every record and number cut across blocks)."""
+    from scorer import readers
     from scorer.problems import Problems
     results = []
-    for force_slow in (False, True):
+    for small_blocks in (False, True):
         with monkeypatch.context() as patch:
-            if force_slow:
-                patch.setattr(module, fast_name, lambda *args: None)
+            if small_blocks:
+                patch.setattr(readers, "_CHUNK", 3)
             problems = Problems("f")
             results.append((read(problems), problems.lines))
     return results
@@ -397,13 +399,12 @@ def _both_readers(monkeypatch, module, fast_name, read):
 
 @settings(max_examples=300, deadline=None)
 @given(_memes(_VALID_LABEL_MEME))
-def test_multilabel_whole_list_reader_equals_the_record_reader(records):
+def test_multilabel_reader_is_the_same_whatever_its_block_size(records):
     import tempfile
     from scorer import meme_multilabel
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as monkeypatch:
         path = Path(folder) / "f.json"
-        path.write_text(json.dumps(records), encoding="utf-8")
-        fast, slow = _both_readers(monkeypatch, meme_multilabel, "_plain_records",
-                                   lambda problems: meme_multilabel.read_label_file(
-                                       str(path), "f", SEMEVAL2021_T6_ST1_ST2, 1 << 30, problems))
-    assert fast == slow
+        path.write_text(json.dumps(records, indent=1), encoding="utf-8")
+        whole, cut = _both_readers(monkeypatch, lambda problems: meme_multilabel.read_label_file(
+            str(path), "f", SEMEVAL2021_T6_ST1_ST2, 1 << 30, problems))
+    assert whole == cut

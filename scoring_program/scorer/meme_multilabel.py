@@ -8,76 +8,81 @@ from __future__ import annotations
 
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import count_classes, micro_macro
 from .options import Options
 from .problems import Problems, reading_reference
-from .readers import load_json, read_text, record_where
-from .records import (check_duplicates, check_id_sets, label_problem, list_of_objects, record_limit,
-                      string_id, too_many_records)
+from .readers import record_where
+from .records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
 from .result import Columns, TrackResult
 
 # (id, set of labels, the labels as listed in the file) per record, in file order
-LabelSets = List[Tuple[str, FrozenSet[str], List[str]]]
+LabelSets = List[Tuple[str, FrozenSet[str], Sequence[str]]]
 
 
-def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: int,
+def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: Optional[int],
                     problems: Problems, max_records: Optional[int] = None,
                     last_wins: bool = False) -> LabelSets:
-    """(id, set of labels) per record; every problem goes to ``problems``.
+    """(id, set of labels, labels as listed) per record; every problem goes to ``problems``.
 
-    ``last_wins`` (submissions): a repeated id is a counted warning, not a problem, and the
-    caller keeps its last copy, as the official scorer's dict does.
+    Records are parsed a batch at a time and labels kept as listed (as the class list's own
+    strings when a record repeats them): memory grows with the records kept (at most
+    ``max_records``), not with the text of the file. ``last_wins`` (submissions): a repeated id is
+    a counted warning, not a problem, and the caller keeps its last copy, as the official
+    scorer's dict does.
     """
-    value = load_json(read_text(path, name, max_bytes), name)
-    if not too_many_records(value, max_records, problems, "memes"):
-        return []
+    canonical = {label: label for label in classes}
     known = frozenset(classes)
-    plain = _plain_records(value, known)
-    if plain is not None:
-        return plain
     records: LabelSets = []
     indices: List[int] = []  # each kept record's place in the file, for duplicate messages
-    for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
-        if problems.saturated:
-            break
-        identifier = string_id(record, index, problems)
-        labels = record.get("labels")
-        try:
-            valid = type(labels) is list and known.issuperset(labels)
-        except TypeError:  # an unhashable label (a list or an object)
-            valid = False
-        if not valid:
-            labels = _checked_labels(record, index, classes, known, problems)
-            if labels is None:
+    for first, batch in json_record_batches(path, name, max_bytes, problems, max_records, "memes"):
+        plain = _plain_records(batch, known, canonical)
+        if plain is not None:  # (the usual case: whole-list operations, no loop in Python)
+            records.extend(plain)
+            indices.extend(range(first, first + len(plain)))
+            continue
+        for index, record in enumerate(batch, first):
+            if type(record) is not dict:
+                problems.add(record_where(index, record), "expected an object with \"id\" and \"labels\"")
                 continue
-        if identifier is not None:  # kept (with its valid labels) so that id checks still run
-            records.append((identifier, frozenset(labels), labels))
-            indices.append(index)
+            identifier = record.get("id")
+            if type(identifier) is not str or not identifier:
+                identifier = string_id(record, index, problems)
+            labels = record.get("labels")
+            try:
+                valid = type(labels) is list and known.issuperset(labels)
+            except TypeError:  # an unhashable label (a list or an object)
+                valid = False
+            if not valid:
+                labels = _checked_labels(record, index, classes, known, problems)
+                if labels is None:
+                    continue
+            if identifier is not None:  # kept (with its valid labels) so that id checks still run
+                listed = tuple(map(canonical.__getitem__, labels)) if len(labels) > len(known) else labels
+                records.append((identifier, frozenset(listed), listed))
+                indices.append(index)
     check_duplicates((record[0] for record in records), problems,
                      lambda i: "record %d" % (indices[i] + 1), last_wins)
     return records
 
 
-def _plain_records(value: object, known: FrozenSet[str]) -> Optional[LabelSets]:
-    """The records when every one is valid (checked with whole-list operations), else None.
-
-    None sends the file to the record-by-record reader, which names each problem.
-    """
-    if type(value) is not list or not {dict}.issuperset(map(type, value)):
+def _plain_records(batch: List[Any], known: FrozenSet[str], canonical: Dict[str, str]) -> Optional[LabelSets]:
+    """The records of a batch when every one is valid (checked with whole-list operations), else
+    None, which sends the batch to the record-by-record loop that names each problem."""
+    if not {dict}.issuperset(map(type, batch)):
         return None
-    identifiers = list(map(dict.get, value, repeat("id")))
-    labels = list(map(dict.get, value, repeat("labels")))
-    if not {str}.issuperset(map(type, identifiers)) or not all(identifiers):
-        return None
-    if not {list}.issuperset(map(type, labels)) or len(set(identifiers)) != len(identifiers):
+    identifiers = list(map(dict.get, batch, repeat("id")))
+    labels = list(map(dict.get, batch, repeat("labels")))
+    if not {str}.issuperset(map(type, identifiers)) or not all(identifiers) or not {list}.issuperset(map(type, labels)):
         return None
     try:
         if not known.issuperset(chain.from_iterable(labels)):
             return None
     except TypeError:  # an unhashable label (a list or an object)
         return None
+    if max(map(len, labels), default=0) > len(known):  # repeated labels: kept as the class list's strings
+        labels = [tuple(map(canonical.__getitem__, names)) for names in labels]
     return list(zip(identifiers, map(frozenset, labels), labels))
 
 
@@ -101,7 +106,7 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
                      gold_path: str, submission_path: str, name: str, options: Options) -> TrackResult:
     gold_problems = Problems(name)
     with reading_reference():
-        gold = read_label_file(gold_path, name, classes, 1 << 62, gold_problems)
+        gold = read_label_file(gold_path, name, classes, None, gold_problems)
     gold_problems.raise_as_reference_error()
 
     problems = Problems(name)

@@ -86,8 +86,30 @@ class Problems:
             raise ReferenceDataError(public, self.lines)
 
 
+# The longest problem line: every echoed piece of input is clipped (``clip``) well below it; this
+# bounds stderr and the detailed results whatever a message quotes.
+MAX_LINE_CHARS = 1000
+# How much of a submitted string a message quotes.
+MAX_ECHO_CHARS = 60
+
+
 def _line(filename: str, where: str, what: str) -> str:
-    return "%s: %s: %s" % (filename, where, what) if where else "%s: %s" % (filename, what)
+    line = "%s: %s: %s" % (filename, where, what) if where else "%s: %s" % (filename, what)
+    if len(line) > MAX_LINE_CHARS:
+        line = line[:MAX_LINE_CHARS - 30] + "... (%d characters)" % len(line)
+    return line
+
+
+def clip(value: object) -> str:
+    """A submitted string quoted for a message: whole when short, else its start and its length.
+
+    >>> clip("Smears"), clip("x" * 70)
+    ("'Smears'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (70 characters)")
+    """
+    text = value if isinstance(value, str) else str(value)
+    if len(text) <= MAX_ECHO_CHARS:
+        return repr(text)
+    return "%r... (%d characters)" % (text[:MAX_ECHO_CHARS], len(text))
 
 
 class SubmissionError(Exception):
@@ -136,8 +158,11 @@ def did_you_mean(value: str, choices: Iterable[str]) -> str:
     import difflib  # only when a name is wrong
 
     choices = list(choices)
+    value = str(value)
+    if len(value) > 2 * max(map(len, choices), default=0) + 10:
+        return ""  # nothing that long is a near miss (and difflib's time grows with it)
     folded = {c.casefold().replace("_", " "): c for c in choices}
-    key = str(value).casefold().replace("_", " ").strip()
+    key = value.casefold().replace("_", " ").strip()
     if key in folded:
         return " (did you mean %r?)" % folded[key]
     close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.75)
@@ -156,8 +181,7 @@ def describe(value: object) -> str:
     if isinstance(value, float):
         return "the number %r" % value
     if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return "the string %r" % shown
+        return "the string %s" % clip(value)
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):

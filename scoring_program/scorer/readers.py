@@ -9,9 +9,12 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
+import stat
+from itertools import chain
 from typing import Any, Iterator, List, Optional, Tuple
 
-from .problems import fail
+from .problems import SubmissionError, fail
 
 UTF8_BOM = "\ufeff"
 
@@ -37,12 +40,8 @@ def _read_bytes(path: str, name: str, max_bytes: Optional[int]) -> bytes:
     """The file's bytes through os.open/os.read: half the cost of ``open()`` for a small file,
     which counts in a gold folder of thousands of them. Reads one byte past ``max_bytes`` to
     catch a file that grew after its size was checked."""
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    descriptor, size = _open_regular(path, name, max_bytes)
     try:
-        size = os.fstat(descriptor).st_size
-        if max_bytes is not None and size > max_bytes:
-            raise fail(name, "", "the file has %d bytes; the limit is %d bytes%s"
-                       % (size, max_bytes, " (%s)" % _human(max_bytes) if max_bytes >= 1024 else ""))
         chunks: List[bytes] = []
         total = 0
         while True:  # usually two calls: the whole file, then the end of it
@@ -70,123 +69,6 @@ def _human(n: int) -> str:
     return str(n)
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError("NaN/Infinity:%s" % name)
-
-
-# One decoder for every call: json.loads(text, parse_constant=...) builds a new one each time,
-# which is most of the cost of a short JSON Lines record.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-
-
-def _decode(text: str) -> Any:
-    if text.startswith(UTF8_BOM):  # json.loads's own message for it
-        return json.loads(text, parse_constant=_reject_constant)
-    return _DECODER.decode(text)
-
-
-def load_json(text: str, name: str) -> Any:
-    """Parse JSON strictly: NaN and Infinity are not JSON, and neither is an empty file."""
-    if not text.strip():
-        raise fail(name, "", "the file is empty; expected a JSON list")
-    try:
-        return _decode(text)
-    except json.JSONDecodeError as error:
-        raise fail(name, "line %d, column %d" % (error.lineno, error.colno),
-                   "not valid JSON (%s)" % error.msg) from None
-    except RecursionError:
-        raise fail(name, "", "the JSON is nested too deeply") from None
-    except ValueError as error:
-        message = str(error)
-        if message.startswith("NaN/Infinity:"):
-            raise fail(name, "", "%s is not a JSON number; use finite numbers"
-                       % message.split(":", 1)[1]) from None
-        # Python >= 3.11 refuses integers of more than 4300 digits.
-        raise fail(name, "", "a number in the file is too long to be an offset or score") from None
-
-
-def nonblank_lines(text: str) -> Iterator[Tuple[int, str]]:
-    """(1-based line number, line without its end) for every line that is not blank.
-
-    LF and CRLF both end a line; blank lines (for example trailing ones) are skipped.
-    """
-    for number, line in enumerate(text.split("\n"), start=1):
-        if line.endswith("\r"):
-            line = line[:-1]
-        if line.strip():
-            yield number, line
-
-
-def line_blocks(text: str, size: int = 1 << 20) -> Iterator[Tuple[int, str]]:
-    """(number of its first line, block) for consecutive blocks of whole lines of ``text``.
-
-    Blocks hold about ``size`` characters and are cut at LF characters, which belong to neither
-    block: ``block.split("\\n")`` gives exactly the lines ``text.split("\\n")`` has there. A reader
-    can then work a block at a time, at the speed of whole-string operations, without holding
-    every line at once (``io.StringIO`` would also copy the text, 4 bytes a character).
-
-    >>> list(line_blocks("a\\nb\\r\\n\\nc", size=2))
-    [(1, 'a\\nb\\r'), (3, '\\nc')]
-    """
-    start, length, first_line = 0, len(text), 1
-    while True:
-        end = text.find("\n", start + size) if start + size < length else -1
-        if end < 0:
-            yield first_line, text[start:]
-            return
-        yield first_line, text[start:end]
-        first_line += text.count("\n", start, end) + 1
-        start = end + 1
-
-
-def load_ndjson(text: str, name: str) -> List[Tuple[int, Any]]:
-    """(line number, value) for every non-blank line of a JSON-Lines file."""
-    if not text.strip():
-        raise fail(name, "", "the file is empty; expected one JSON object per line")
-    records = []
-    for number, line in nonblank_lines(text):
-        try:
-            value = _decode(line)
-        except json.JSONDecodeError as error:
-            raise fail(name, "line %d, column %d" % (number, error.colno),
-                       "not valid JSON (%s); expected one JSON object per line" % error.msg) from None
-        except RecursionError:
-            raise fail(name, "line %d" % number, "the JSON is nested too deeply") from None
-        except ValueError as error:
-            message = str(error)
-            if message.startswith("NaN/Infinity:"):
-                raise fail(name, "line %d" % number, "%s is not a JSON number; use finite numbers"
-                           % message.split(":", 1)[1]) from None
-            raise fail(name, "line %d" % number, "a number is too long") from None
-        records.append((number, value))
-    return records
-
-
-def parse_csv(text: str, name: str, backslash_escapes: bool = False) -> List[Tuple[int, List[str]]]:
-    """(line number where the record starts, fields) for every non-blank CSV record.
-
-    RFC 4180 quoting (``""`` inside a quoted field) strictly; with ``backslash_escapes`` a quote
-    inside a quoted field is written ``\\"`` instead (the variant of the AI CUP 2022 task text).
-    """
-    import csv  # here: only the nlu track reads CSV
-
-    if backslash_escapes:
-        dialect = dict(doublequote=False, escapechar="\\", strict=True)
-    else:
-        dialect = dict(doublequote=True, strict=True)
-    reader = csv.reader(io.StringIO(text, newline=""), **dialect)
-    rows = []
-    start_line = 1
-    try:
-        for fields in reader:
-            if fields and any(field.strip() for field in fields):
-                rows.append((start_line, fields))
-            start_line = reader.line_num + 1
-    except csv.Error as error:
-        raise fail(name, "line %d" % (reader.line_num or start_line), _csv_message(error)) from None
-    return rows
-
-
 def _csv_message(error: Exception) -> str:
     text = str(error)
     if "EOF" in text or "unexpected end of data" in text:
@@ -209,3 +91,434 @@ def record_where(index: int, record: Any, id_field: str = "id") -> str:
             return "record %d (%s %r)" % (index + 1, id_field, value)
     return "record %d" % (index + 1)
 
+
+# --- Streaming readers: memory bounded by a block, not by the file ---------------------------------
+
+# The most characters one JSON record (an element of the top-level list) or one line may have in a
+# submission (clause (c) of the refusal policy: a real record is a few kB).
+MAX_RECORD_CHARS = 1 << 20
+MAX_LINE_BYTES = 1 << 20
+MAX_CSV_LINE_BYTES = 4 << 20  # (a CSV line holds up to three fields of csv's 131,072-character limit)
+# Numbers are bounded while parsing, whatever the interpreter (Python < 3.11 parses long integers
+# in quadratic time): offsets are 64-bit integers, scores short decimals.
+MAX_INT_DIGITS = 19
+MAX_NUMBER_CHARS = 32
+_CHUNK = 1 << 20
+
+
+class NumberError(ValueError):
+    """A number the readers refuse while parsing (NaN, Infinity, too many digits)."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise NumberError("%s is not a JSON number; use finite numbers" % name)
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > MAX_INT_DIGITS and len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise NumberError("an integer of %d digits; at most %d are accepted"
+                          % (len(text.lstrip("-")), MAX_INT_DIGITS))
+    return int(text)
+
+
+def _bounded_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise NumberError("a number written with %d characters; at most %d are accepted"
+                          % (len(text), MAX_NUMBER_CHARS))
+    return float(text)
+
+
+# One decoder for every call: json.loads(text, ...) builds a new one each time, which is most of
+# the cost of a short JSON Lines record. The hooks bound numbers before Python converts them.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_bounded_int,
+                            parse_float=_bounded_float)
+# Without number hooks the C scanner converts numbers itself, several times faster. It is used
+# for a file only while no byte run could be a number the hooks refuse (checked on the raw bytes
+# with one bytes.translate, about a millisecond a megabyte): 20 characters in a row of a number's
+# alphabet (every integer of 20 digits and every number text of 33 characters has one). Such
+# runs elsewhere (inside strings) only send the file to the slower decoder.
+_FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_NUMBER_RUNS = bytes(48 if b in b"0123456789.eE+-" else 32 for b in range(256))
+_LONG_RUN = b"0" * (MAX_INT_DIGITS + 1)
+
+
+def _may_hold_long_number(data: bytes) -> bool:
+    return _LONG_RUN in data.translate(_NUMBER_RUNS)
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_SEPARATOR = re.compile(r"[ \t\n\r]*,[ \t\n\r]*")
+
+
+def _open_regular(path: str, name: str, max_bytes: Optional[int]) -> Tuple[int, int]:
+    """(descriptor, size) of a regular file no larger than ``max_bytes``; never blocks on a FIFO."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise fail(name, "", "cannot be read (%s)" % (error.strerror or "error")) from None
+    info = os.fstat(descriptor)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(descriptor)
+        raise fail(name, "", "not a regular file; only regular files are read")
+    if max_bytes is not None and info.st_size > max_bytes:
+        os.close(descriptor)
+        raise fail(name, "", "the file has %d bytes; the limit is %d bytes%s"
+                   % (info.st_size, max_bytes, " (%s)" % _human(max_bytes) if max_bytes >= 1024 else ""))
+    return descriptor, info.st_size
+
+
+def byte_chunks(path: str, name: str, max_bytes: Optional[int], size: Optional[int] = None) -> Iterator[bytes]:
+    """The file's bytes, ``size`` at a time; refused past ``max_bytes`` (even if it grows)."""
+    size = size or _CHUNK
+    descriptor, _ = _open_regular(path, name, max_bytes)
+    total = 0
+    try:
+        while True:
+            chunk = os.read(descriptor, size)
+            if not chunk:
+                return
+            total += len(chunk)
+            if max_bytes is not None and total > max_bytes:
+                raise fail(name, "", "the file is larger than the limit of %d bytes" % max_bytes)
+            yield chunk
+    finally:
+        os.close(descriptor)
+
+
+def _utf8_problem(name: str, data: bytes, error: UnicodeDecodeError, offset: int, lines_before: int):
+    line = lines_before + data.count(b"\n", 0, error.start) + 1
+    return fail(name, "byte %d (line %d)" % (offset + error.start, line),
+                "the file is not UTF-8 (%s); save it as UTF-8" % error.reason)
+
+
+def text_blocks(path: str, name: str, max_bytes: Optional[int], max_line_bytes: Optional[int] = MAX_LINE_BYTES,
+                size: Optional[int] = None) -> Iterator[Tuple[int, str]]:
+    """(number of its first line, text) for consecutive blocks of whole lines of a UTF-8 file.
+
+    Each block ends with its LF (the last one may not); a leading BOM is dropped. A line longer
+    than ``max_line_bytes`` is refused when it is met, before it is decoded.
+    """
+    offset, line, carry, first = 0, 1, b"", True
+    pending: List[bytes] = []  # chunks of a line longer than a chunk, joined once it ends
+    pending_size = 0
+    for chunk in byte_chunks(path, name, max_bytes, size):
+        if b"\n" not in chunk:
+            pending.append(chunk)
+            pending_size += len(chunk)
+            if max_line_bytes is not None and len(carry) + pending_size > max_line_bytes:
+                raise fail(name, "line %d" % line, "the line is longer than %d bytes" % max_line_bytes)
+            continue
+        if pending:
+            data = b"".join([carry] + pending + [chunk])
+            pending, pending_size = [], 0
+        else:
+            data = carry + chunk if carry else chunk
+        cut = data.rfind(b"\n") + 1
+        carry = data[cut:]
+        yield from _decoded(name, data[:cut], offset, line, first)
+        offset += cut
+        line += data.count(b"\n", 0, cut)
+        first = False
+        if max_line_bytes is not None and len(carry) > max_line_bytes:
+            raise fail(name, "line %d" % line, "the line is longer than %d bytes" % max_line_bytes)
+    if pending:
+        carry = b"".join([carry] + pending)
+    if carry:
+        yield from _decoded(name, carry, offset, line, first)
+
+
+def _decoded(name: str, data: bytes, offset: int, line: int, first: bool) -> Iterator[Tuple[int, str]]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _utf8_problem(name, data, error, offset, line - 1) from None
+    if first and text.startswith(UTF8_BOM):
+        text = text[1:]
+    yield line, text
+
+
+def _json_problem(name: str, where: str, error: Exception) -> SubmissionError:
+    if isinstance(error, NumberError):
+        return fail(name, where, str(error))
+    if isinstance(error, RecursionError):
+        return fail(name, where, "the JSON is nested too deeply")
+    return fail(name, where, "not valid JSON (%s)" % getattr(error, "msg", error))
+
+
+def iter_json_list(path: str, name: str, max_bytes: Optional[int],
+                   max_record_chars: Optional[int] = MAX_RECORD_CHARS) -> Iterator[Tuple[int, Any]]:
+    """(0-based index, value) for each element of a file's top-level JSON list (see
+    ``iter_json_batches``)."""
+    for first, values in iter_json_batches(path, name, max_bytes, max_record_chars):
+        yield from enumerate(values, first)
+
+
+def iter_json_batches(path: str, name: str, max_bytes: Optional[int],
+                      max_record_chars: Optional[int] = MAX_RECORD_CHARS) -> Iterator[Tuple[int, List[Any]]]:
+    """(0-based index of the first, values) for consecutive elements of a file's top-level JSON
+    list, in order: a batch of up to ``max_record_chars`` characters of records at a time.
+
+    The file is decoded a block at a time and each element parsed on its own
+    (``raw_decode``), so memory holds one block and one record, never the whole document. A
+    record longer than ``max_record_chars`` is refused before it is parsed.
+    """
+    long_numbers = [False]  # whether the batches need the number hooks
+    chunks = _decoded_chunks(path, name, max_bytes, long_numbers)
+    buffer, position, line, counted, done = "", 0, 1, 0, False
+
+    column_base = 0  # characters of the buffer's first line that were dropped before it
+
+    def drop_read() -> None:  # keep the buffer at about one block
+        nonlocal buffer, position, counted, column_base
+        line_at(position)
+        newline = buffer.rfind("\n", 0, position)
+        column_base = column_base + position if newline < 0 else position - newline - 1
+        buffer, position, counted = buffer[position:], 0, 0
+
+    def more() -> bool:
+        nonlocal buffer, done
+        if done:
+            return False
+        want = max(_CHUNK, len(buffer) - position)  # doubling: a long record is re-parsed O(log) times
+        drop_read()
+        pieces = [buffer]
+        got = 0
+        for piece in chunks:
+            pieces.append(piece)
+            got += len(piece)
+            if got >= want:
+                break
+        else:
+            done = True
+        buffer = "".join(pieces)
+        return got > 0
+
+    def line_at(index: int) -> int:
+        nonlocal line, counted
+        line += buffer.count("\n", counted, index)
+        counted = index
+        return line
+
+    def skip_whitespace() -> None:
+        nonlocal position
+        while True:
+            position = _WHITESPACE.match(buffer, position).end()
+            if position < len(buffer) or not more():
+                return
+
+    def where_error(index: int) -> str:
+        index = min(index, len(buffer))
+        newline = buffer.rfind("\n", 0, index)
+        column = index - newline if newline >= 0 else column_base + index + 1
+        return "line %d, column %d" % (line_at(index), column)
+
+    skip_whitespace()
+    if position >= len(buffer):
+        raise fail(name, "", "the file is empty; expected a JSON list")
+    if buffer[position] != "[":
+        first = buffer[position]
+        kind = {"{": "an object", '"': "a string"}.get(first, "not a list")
+        raise fail(name, "top level", "expected a JSON list of records, found %s" % kind)
+    position += 1
+    def ended(end: int) -> bool:
+        """Whether a value parsed up to ``end`` is whole: a comma or the list's end follows (a
+        number cut by the block's end, ``1.`` of ``1.5``, parses as a shorter one), or enough
+        text follows for a problem there to be reported as one."""
+        after = _WHITESPACE.match(buffer, end).end()
+        return after < len(buffer) and (buffer[after] in ",]" or len(buffer) - end > 64)
+
+    def parse_slowly(index: int) -> Tuple[Any, int]:
+        """The record at ``position``, reading more text while it may be incomplete."""
+        while True:
+            try:
+                value, end = _DECODER.raw_decode(buffer, position)
+                if done or ended(end):
+                    return value, end
+            except json.JSONDecodeError as caught:
+                if done:
+                    raise fail(name, where_error(caught.pos), "not valid JSON (%s)" % caught.msg) from None
+            except (NumberError, RecursionError) as caught:
+                raise _json_problem(name, "record %d (line %d)" % (index + 1, line_at(position)), caught) from None
+            if max_record_chars is not None and len(buffer) - position > max_record_chars:
+                raise fail(name, "record %d (line %d)" % (index + 1, line_at(position)),
+                           "the record is longer than %d characters (or never closed)" % max_record_chars)
+            more()
+
+    batch_chars = max_record_chars or MAX_RECORD_CHARS
+
+    def parse_batch() -> Optional[Tuple[List[Any], int]]:
+        """The records from ``position`` to the last ``}`` followed by a comma within
+        ``batch_chars``, parsed as one list by one call of the C scanner (most of the speed of
+        ``json.loads``), and where the next record starts; None when that is not a valid list
+        (a cut inside a string leaves it unterminated, so a wrong cut never parses)."""
+        if len(buffer) - position < batch_chars and not done:
+            more()
+        cut = buffer.rfind("}", position, min(len(buffer), position + batch_chars))
+        if cut < 0:
+            return None
+        match = separator(buffer, cut + 1)
+        if match is not None and match.end() < len(buffer):
+            after = match.end()  # the next record
+        else:  # the last records: ``}`` and the list's end
+            after = _WHITESPACE.match(buffer, cut + 1).end()
+            if not (done and after < len(buffer) and buffer[after] == "]"):
+                return None
+        text = "[" + buffer[position:cut + 1] + "]"
+        try:
+            values, end = (scan if long_numbers[0] else fast_scan)(text, 0)
+        except Exception:  # (StopIteration, JSONDecodeError, NumberError, RecursionError)
+            return None
+        return (values, after) if end == len(text) else None
+
+    skip_whitespace()
+    index = 0
+    scan, fast_scan = _DECODER.scan_once, _FAST_DECODER.scan_once
+    separator = _SEPARATOR.match
+    if position < len(buffer) and buffer[position] == "]":
+        position += 1
+    else:
+        skip_whitespace()
+        slow_until = 0  # after a batch fails, records are parsed one at a time up to here
+        while True:
+            if position >= slow_until:
+                batch = parse_batch()
+                if batch is None:
+                    slow_until = position + batch_chars
+                else:
+                    values, position = batch
+                    yield index, values
+                    index += len(values)
+                    if position > _CHUNK:
+                        drop_read()
+                    skip_whitespace()
+                    if position < len(buffer) and buffer[position] == "]":
+                        position += 1
+                        break
+                    continue
+            try:  # one record: whole in the buffer, then ", "
+                value, end = scan(buffer, position)
+                complete = ended(end)
+            except Exception:  # (StopIteration, JSONDecodeError, NumberError, RecursionError)
+                complete = False
+            if not complete or (max_record_chars is not None and end - position > max_record_chars):
+                value, end = parse_slowly(index)
+            if max_record_chars is not None and end - position > max_record_chars:
+                raise fail(name, "record %d (line %d)" % (index + 1, line_at(position)),
+                           "the record is longer than %d characters" % max_record_chars)
+            yield index, [value]
+            index += 1
+            match = separator(buffer, end)
+            if match is not None and match.end() < len(buffer):
+                position = match.end()
+                if position > _CHUNK:
+                    drop_read()
+                continue
+            position = end
+            skip_whitespace()
+            if position >= len(buffer):
+                raise fail(name, where_error(position), "not valid JSON (the list is never closed with ])")
+            if buffer[position] == "]":
+                position += 1
+                break
+            if buffer[position] != ",":
+                raise fail(name, where_error(position), "not valid JSON (Expecting ',' delimiter)")
+            position += 1
+            if position > _CHUNK:
+                drop_read()
+            skip_whitespace()
+    skip_whitespace()
+    if position < len(buffer):
+        raise fail(name, where_error(position), "not valid JSON (Extra data)")
+
+
+def _decoded_chunks(path: str, name: str, max_bytes: Optional[int],
+                    long_numbers: Optional[List[bool]] = None) -> Iterator[str]:
+    """The file's text, a block at a time (UTF-8, strictly; a leading BOM dropped).
+
+    Blocks are cut before the last character that starts in them, so none is split; an error
+    names its byte and line in the whole file.
+    """
+    offset, lines, carry, first, tail = 0, 0, b"", True, b""
+    for chunk in byte_chunks(path, name, max_bytes):
+        if long_numbers is not None and not long_numbers[0]:  # (set before this text is parsed)
+            long_numbers[0] = _may_hold_long_number(tail + chunk)
+            tail = chunk[-MAX_NUMBER_CHARS:]
+        data = carry + chunk if carry else chunk
+        cut = _complete_prefix(data)
+        carry = data[cut:]
+        for line, text in _decoded(name, data[:cut], offset, lines + 1, first):
+            yield text
+        offset += cut
+        lines += data.count(b"\n", 0, cut)
+        first = first and not cut
+    if carry:
+        for line, text in _decoded(name, carry, offset, lines + 1, first):
+            yield text
+
+
+def _complete_prefix(data: bytes) -> int:
+    """The length of ``data`` without a multi-byte UTF-8 character that the next chunk completes."""
+    start = len(data) - 1
+    while start > 0 and len(data) - start < 4 and 0x80 <= data[start] < 0xC0:
+        start -= 1  # continuation bytes
+    lead = data[start] if data else 0
+    if lead >= 0xC0 and len(data) - start < (2 if lead < 0xE0 else 3 if lead < 0xF0 else 4):
+        return start
+    return len(data)
+
+
+def iter_ndjson(path: str, name: str, max_bytes: Optional[int],
+                max_line_bytes: Optional[int] = MAX_LINE_BYTES) -> Iterator[Tuple[int, Any]]:
+    """(line number, value) for every non-blank line of a JSON-Lines file, read a block at a time."""
+    empty = True
+    for first_line, block in text_blocks(path, name, max_bytes, max_line_bytes):
+        for number, line in enumerate(block.split("\n"), start=first_line):
+            if not line.strip():
+                continue
+            empty = False
+            try:
+                value = _DECODER.decode(line)
+            except json.JSONDecodeError as error:
+                raise fail(name, "line %d, column %d" % (number, error.colno),
+                           "not valid JSON (%s); expected one JSON object per line" % error.msg) from None
+            except (NumberError, RecursionError) as error:
+                raise _json_problem(name, "line %d" % number, error) from None
+            yield number, value
+    if empty:
+        raise fail(name, "", "the file is empty; expected one JSON object per line")
+
+
+def iter_csv(path: str, name: str, max_bytes: Optional[int], backslash_escapes: bool = False
+             ) -> Iterator[Tuple[int, List[str]]]:
+    """(line number where the record starts, fields) for every non-blank CSV record, streamed.
+
+    RFC 4180 quoting (``""`` inside a quoted field) strictly; with ``backslash_escapes`` a quote
+    inside a quoted field is written ``\\"`` instead (the variant of the AI CUP 2022 task text).
+    """
+    import csv  # here: only the nlu track reads CSV
+
+    if backslash_escapes:
+        dialect = dict(doublequote=False, escapechar="\\", strict=True)
+    else:
+        dialect = dict(doublequote=True, strict=True)
+    lines = chain.from_iterable(io.StringIO(block, newline="")
+                                for _, block in text_blocks(path, name, max_bytes, MAX_CSV_LINE_BYTES))
+    reader = csv.reader(lines, **dialect)
+    start_line = 1
+    try:
+        for fields in reader:
+            if fields and any(field.strip() for field in fields):
+                yield start_line, fields
+            start_line = reader.line_num + 1
+    except csv.Error as error:
+        raise fail(name, "line %d" % (reader.line_num or start_line), _csv_message(error)) from None
+
+
+def file_contains(path: str, name: str, max_bytes: Optional[int], needle: bytes) -> bool:
+    """Whether the file's bytes contain ``needle`` (read a block at a time)."""
+    tail = b""
+    for chunk in byte_chunks(path, name, max_bytes):
+        if needle in tail + chunk[:len(needle)] or needle in chunk:
+            return True
+        tail = chunk[-len(needle):]
+    return False

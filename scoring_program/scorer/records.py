@@ -2,28 +2,41 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from .problems import Problems, did_you_mean
-from .readers import record_where
+from .problems import Problems, clip, did_you_mean
+from .readers import MAX_RECORD_CHARS, iter_json_batches, record_where
 
 # How many ids a "missing ids" / "unknown ids" line lists before it says "and N more".
 MAX_IDS_LISTED = 10
 
 
-def list_of_objects(value: Any, problems: Problems, what: str) -> List[Tuple[int, Dict[str, Any]]]:
-    """(index, record) for each element of a JSON list of objects; problems for anything else."""
-    if not isinstance(value, list):
-        kind = "an object" if isinstance(value, dict) else type(value).__name__
-        problems.add("top level", "expected a JSON list of %s, found %s" % (what, kind))
-        return []
-    records = []
-    for index, record in enumerate(value):
-        if not isinstance(record, dict):
-            problems.add(record_where(index, record), "expected an object with \"id\" and \"labels\"")
-        else:
-            records.append((index, record))
-    return records
+def json_record_batches(path: str, name: str, max_bytes: Optional[int], problems: Problems,
+                        max_records: Optional[int], noun: str) -> Iterator[Tuple[int, List[Any]]]:
+    """(index of the first, values) for consecutive elements of a file's top-level JSON list,
+    parsed a batch at a time. Reading stops after ``max_records`` records (more than the phase
+    could use: refused before they are built) or after many problems."""
+    for first, values in iter_json_batches(path, name, max_bytes, None if max_records is None else MAX_RECORD_CHARS):
+        if problems.entries and problems.saturated:
+            return
+        if max_records is not None and first + len(values) > max_records:
+            yield first, values[:max_records - first]
+            problems.add("top level", "more than %d records, but this phase has far fewer %s; give one "
+                                      "record per item of the phase" % (max_records, noun))
+            return
+        yield first, values
+
+
+def json_records(path: str, name: str, max_bytes: Optional[int], problems: Problems,
+                 max_records: Optional[int], noun: str) -> Iterator[Tuple[int, Dict[str, Any]]]:
+    """(index, record) for each object of a file's top-level JSON list (``json_record_batches``);
+    anything else than an object is a problem."""
+    for first, values in json_record_batches(path, name, max_bytes, problems, max_records, noun):
+        for index, record in enumerate(values, first):
+            if type(record) is dict:
+                yield index, record
+            else:
+                problems.add(record_where(index, record), "expected an object with \"id\" and \"labels\"")
 
 
 def string_id(record: Dict[str, Any], index: int, problems: Problems, field: str = "id") -> Any:
@@ -72,11 +85,11 @@ def check_duplicates(identifiers: Iterable[str], problems: Problems, place=None,
             continue
         if last_wins:
             if seen >= 0:  # once per id
-                problems.warn(LAST_COPY_WINS, "%s (id %r)" % (place(index), identifier))
+                problems.warn(LAST_COPY_WINS, "%s (id %s)" % (place(index), clip(identifier)))
                 first[identifier] = -1
         else:
-            problems.add(place(index), "duplicate id %r (first at %s); give each id once"
-                         % (identifier, place(seen)))
+            problems.add(place(index), "duplicate id %s (first at %s); give each id once"
+                         % (clip(identifier), place(seen)))
 
 
 def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problems: Problems,
@@ -102,7 +115,7 @@ def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problem
 
 
 def _listing(ids: Sequence[str]) -> str:
-    shown = ", ".join(repr(i) for i in ids[:MAX_IDS_LISTED])
+    shown = ", ".join(clip(i) for i in ids[:MAX_IDS_LISTED])
     if len(ids) > MAX_IDS_LISTED:
         shown += " and %d more" % (len(ids) - MAX_IDS_LISTED)
     return shown
@@ -112,20 +125,10 @@ def label_problem(label: Any, classes: Sequence[str]) -> str:
     """The message for a label that is not one of ``classes``."""
     if not isinstance(label, str):
         return "labels must be strings"
-    return "unknown technique %r%s" % (label if len(label) <= 60 else label[:57] + "...",
-                                       did_you_mean(label, classes))
+    return "unknown technique %s%s" % (clip(label), did_you_mean(label, classes))
 
 
 def record_limit(gold_count: int) -> int:
     """The most records a submission may hold before it is refused unread: a generous margin
     over the phase's own count (an honest file has exactly that many)."""
     return 2 * gold_count + 1000
-
-
-def too_many_records(value: Any, limit: Optional[int], problems: Problems, noun: str) -> bool:
-    """True when ``value`` may be read record by record; a problem when it has far too many."""
-    if limit is not None and isinstance(value, list) and len(value) > limit:
-        problems.add("top level", "%d records, but this phase has far fewer %s; give one record "
-                     "per item of the phase" % (len(value), noun))
-        return False
-    return True

@@ -7,6 +7,15 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from .structs import factory, struct
 
 
+# Both platforms store a score as DecimalField(max_digits=20, decimal_places=10): |x| < 1e10.
+MAX_STORABLE = 1e10
+
+
+def unstorable_scores(scores: Dict[str, float]) -> List[str]:
+    """The keys whose value the platforms cannot store (not finite, or too large)."""
+    return [key for key, value in scores.items() if not (abs(float(value)) < MAX_STORABLE)]
+
+
 class Columns:
     """Private details held as columns: ``names``, and ``values(i)``, the i-th column as a list.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from .structs import factory, struct
 from typing import Dict, List, Sequence
 
@@ -17,6 +18,9 @@ from .problems import SubmissionError
 
 JUNK_NAMES = frozenset({"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini", ".ipynb_checkpoints",
                         "metadata"})  # v1.5 writes res/metadata after a prediction step
+
+
+MAX_NOTICES = 20
 
 
 def is_junk(name: str) -> bool:
@@ -41,11 +45,11 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
     base = res_dir
     entries = _visible(base)
     while not any(name in BY_FILE for name in entries):
-        folders = [name for name in entries if os.path.isdir(os.path.join(base, name))]
+        folders = [name for name in entries if _is_folder(os.path.join(base, name))]
         if len(entries) == 1 and len(folders) == 1:
             base = os.path.join(base, folders[0])
-            submission.notices.append("the submission wraps its files in the folder %r; reading "
-                                      "the files inside it" % os.path.relpath(base, res_dir))
+            submission.notices.append("the submission wraps its files in the folder '%s'; reading "
+                                      "the files inside it" % safe_name(os.path.relpath(base, res_dir)))
             entries = _visible(base)
         else:
             break
@@ -53,31 +57,36 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
     problems: List[str] = []
     for name in entries:
         path = os.path.join(base, name)
+        shown = safe_name(name)
         if name in BY_FILE:
+            kind = _not_regular(path)
             if name not in expected:
                 submission.notices.append("%s: ignored, this phase has no reference data for track %s"
                                           % (name, BY_FILE[name].name))
-            elif os.path.isdir(path):
-                problems.append("%s: expected a file, found a folder" % name)
+            elif kind:
+                problems.append("%s: %s; only regular files are read" % (name, kind))
             else:
                 submission.files[name] = path
-        elif os.path.isdir(path):
+        elif _is_folder(path):
             for inner in _visible(path):
-                if inner in BY_FILE and base == res_dir and inner in entries:
+                if inner in BY_FILE and inner in entries:
                     problems.append("%s: found both %s and %s/%s; keep only one"
-                                    % (inner, inner, name, inner))
+                                    % (inner, inner, shown, inner))
                 elif inner in BY_FILE:
                     submission.notices.append("%s/%s: ignored; put %s at the top level of the zip"
-                                              % (name, inner, inner))
+                                              % (shown, inner, inner))
         else:
             guess = _guess(name, expected)
             submission.notices.append("%s: ignored (not a file name of this competition)%s"
-                                      % (name, "; " + guess if guess else ""))
+                                      % (shown, "; " + guess if guess else ""))
+    if len(submission.notices) > MAX_NOTICES:  # (a zip of thousands of files: a few lines, then a count)
+        rest = len(submission.notices) - MAX_NOTICES
+        submission.notices[MAX_NOTICES:] = ["... and %d more notice%s about ignored entries" % (rest, "s" * (rest > 1))]
     if problems:
         raise SubmissionError(problems)
     if not submission.files:
-        found = ", ".join(entries[:10]) if entries else "nothing"
-        hints = [_guess(name, expected) for name in entries if name not in BY_FILE]
+        found = ", ".join(safe_name(name) for name in entries[:10]) if entries else "nothing"
+        hints = [_guess(name, expected) for name in entries[:100] if name not in BY_FILE]
         hints = [hint for hint in hints if hint]
         raise SubmissionError(["res/: no file of this phase was found (found: %s); expected one or "
                                "more of: %s" % (found, ", ".join(expected))] + ["res/: " + h for h in hints])
@@ -86,6 +95,46 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
 
 def _visible(folder: str) -> List[str]:
     return sorted(name for name in os.listdir(folder) if not is_junk(name))
+
+
+def safe_name(name: str, limit: int = 80) -> str:
+    """A file name as a message may print it: bytes that are not UTF-8 and control characters
+    escaped (``\\xff``, ``\\n``), a long name cut with its length."""
+    text = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    text = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+    return text if len(text) <= limit else "%s... (%d characters)" % (text[:limit], len(text))
+
+
+def _is_folder(path: str) -> bool:
+    """A real folder (a link to one is not followed)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _not_regular(path: str) -> str:
+    """Why ``path`` is not a regular file we may read ('' when it is one). Links are not
+    followed: a link could point at the gold."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError as error:
+        return "cannot be read (%s)" % (error.strerror or "error")
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "expected a file, found a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if not stat.S_ISREG(mode):
+        return "not a regular file"
+    if not os.access(path, os.R_OK):
+        return "cannot be read (permission denied)"
+    return ""
 
 
 _SUBTASK = re.compile(r"(?:task|st|subtask)[ _-]?([123])", re.IGNORECASE)
@@ -99,12 +148,12 @@ def _guess(name: str, expected: Sequence[str]) -> str:
     if match and extension == ".json":
         candidates = [e for e in same_extension if e.endswith("st%s.json" % match.group(1))]
         if candidates:
-            return "found %s; expected %s" % (name, candidates[0])
+            return "found %s; expected %s" % (safe_name(name), candidates[0])
     import difflib  # only for a misnamed file
 
-    close = difflib.get_close_matches(name.lower(), expected, n=1, cutoff=0.5)
+    close = difflib.get_close_matches(name.lower(), expected, n=1, cutoff=0.5) if len(name) < 100 else []
     if close:
-        return "found %s; expected %s" % (name, close[0])
+        return "found %s; expected %s" % (safe_name(name), close[0])
     if len(same_extension) == 1:
-        return "found %s; expected %s" % (name, same_extension[0])
+        return "found %s; expected %s" % (safe_name(name), same_extension[0])
     return ""

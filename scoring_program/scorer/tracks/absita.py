@@ -15,12 +15,12 @@ import math
 import re
 from functools import lru_cache
 from ..structs import factory, struct
-from typing import Any, Dict, FrozenSet, Hashable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..options import Options
-from ..problems import Problems, describe, reading_reference
-from ..readers import load_ndjson, read_text
-from ..records import check_duplicates, check_id_sets
+from ..problems import Problems, clip, describe, reading_reference
+from ..readers import MAX_LINE_BYTES, iter_ndjson
+from ..records import check_duplicates, check_id_sets, record_limit
 from ..result import TrackResult
 
 TITLE = "EVALITA 2020 ATE_ABSITA: aspect terms, aspect polarity, review score"
@@ -54,17 +54,19 @@ def maximum_matching(left: Sequence[Hashable], right: Sequence[Hashable],
     """Size of a maximum one-to-one matching between ``left`` and ``right`` (augmenting paths)."""
     adjacency = [[j for j, b in enumerate(right) if compatible(a, b)] for a in left]
     owner: List[Optional[int]] = [None] * len(right)
+    return sum(1 for i in range(len(left)) if adjacency[i] and _augment(i, set(), adjacency, owner))
 
-    def augment(i: int, seen: Set[int]) -> bool:
-        for j in adjacency[i]:
-            if j not in seen:
-                seen.add(j)
-                if owner[j] is None or augment(owner[j], seen):  # type: ignore[arg-type]
-                    owner[j] = i
-                    return True
-        return False
 
-    return sum(1 for i in range(len(left)) if adjacency[i] and augment(i, set()))
+def _augment(i: int, seen: Set[int], adjacency: List[List[int]], owner: List[Optional[int]]) -> bool:
+    # A module function, not a closure: a recursive closure is a reference cycle, which the
+    # program (garbage collector off) would never free, one per review.
+    for j in adjacency[i]:
+        if j not in seen:
+            seen.add(j)
+            if owner[j] is None or _augment(owner[j], seen, adjacency, owner):  # type: ignore[arg-type]
+                owner[j] = i
+                return True
+    return False
 
 
 @struct
@@ -110,11 +112,24 @@ def precision_recall_f1(counts: TermCounts) -> Tuple[float, float, float]:
     return precision, recall, f1
 
 
-def parse_reviews(text: str, name: str, problems: Problems, gold: bool, max_aspects: int) -> List[Review]:
-    reviews = []
-    for line, value in load_ndjson(text, name):
-        if problems.saturated:
-            break
+SCORE_OUTSIDE = ("%d review score lies outside 1-5; scored as given (plain RMSE, as official)",
+                 "%d review scores lie outside 1-5; scored as given (plain RMSE, as official)")
+# clause (c): a score beyond this is refused, which keeps sa_rmse finite and storable by the
+# platforms (below 1e10) whatever the gold; a real score lies in 1-5.
+MAX_ABS_SCORE = 1e6
+
+
+def parse_reviews(path: str, name: str, max_bytes: Optional[int], problems: Problems, gold: bool,
+                  max_aspects: int, max_reviews: Optional[int] = None) -> Iterator[Review]:
+    """The reviews of a JSON Lines file, one at a time (read a block at a time); stops after
+    ``max_reviews`` lines or after many problems."""
+    for count, (line, value) in enumerate(iter_ndjson(path, name, max_bytes, None if gold else MAX_LINE_BYTES)):
+        if problems.entries and problems.saturated:
+            return
+        if max_reviews is not None and count >= max_reviews:
+            problems.add("line %d" % line, "more than %d lines, but this phase has far fewer reviews; give "
+                                           "one line per review" % max_reviews)
+            return
         where = "line %d" % line
         if not isinstance(value, dict):
             problems.add(where, "expected a JSON object {\"id_sentence\", \"aspects\", \"polarities\", \"score\"}")
@@ -124,7 +139,7 @@ def parse_reviews(text: str, name: str, problems: Problems, gold: bool, max_aspe
             problems.add(where, "field 'id_sentence' must be a non-empty string" if ID_FIELD in value
                          else "missing field 'id_sentence'")
             continue
-        where = "line %d (id_sentence %r)" % (line, identifier[:40])
+        where = "line %d (id_sentence %s)" % (line, clip(identifier))
         review = Review(line, identifier)
         if "aspects" in value:
             aspects = value["aspects"]
@@ -144,12 +159,14 @@ def parse_reviews(text: str, name: str, problems: Problems, gold: bool, max_aspe
             score = value["score"]
             if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
                 problems.add(where, "field 'score' must be a finite number, found %s" % describe(score))
+            elif not gold and abs(score) > MAX_ABS_SCORE:
+                problems.add(where, "field 'score' is %s; scores beyond +-%d are not accepted (a review "
+                                    "score lies in 1-5)" % (describe(score), MAX_ABS_SCORE))
             else:
                 review.score = float(score)
         elif gold:
             problems.add(where, "missing field 'score'")
-        reviews.append(review)
-    return reviews
+        yield review
 
 
 def _polarities(value: Any, aspects: Optional[List[str]], where: str,
@@ -193,16 +210,26 @@ def _bit(value: Any) -> Optional[int]:
     return None
 
 
-def _consistent(reviews: List[Review], field_name: str, problems: Problems) -> bool:
-    """Whether every review has the field; a problem when only some have it."""
-    having = [getattr(r, field_name) is not None for r in reviews]
-    if all(having):
-        return True
-    if any(having):
-        first = next(r for r, has in zip(reviews, having) if not has)
-        problems.add("line %d" % first.line, "field %r is missing here but present on other lines; "
-                                              "give it on every line or on none" % field_name)
-    return False
+class FieldPresence:
+    """Whether every submitted review has a field: counts, and the first line without it."""
+
+    def __init__(self) -> None:
+        self.having = self.lacking = 0
+        self.first_lacking = 0
+
+    def add(self, has: bool, line: int) -> None:
+        if has:
+            self.having += 1
+        else:
+            self.lacking += 1
+            self.first_lacking = self.first_lacking or line
+
+    def consistent(self, field_name: str, problems: Problems) -> bool:
+        """Whether every review has the field; a problem when only some have it."""
+        if self.having and self.lacking:
+            problems.add("line %d" % self.first_lacking, "field %r is missing here but present on other "
+                                                          "lines; give it on every line or on none" % field_name)
+        return bool(self.having) and not self.lacking
 
 
 @struct
@@ -212,47 +239,62 @@ class Statistics:
     squared_error: float = 0.0
 
 
+def _statistics(prediction: Review, gold: Review) -> Statistics:
+    """One review's statistics for every field the prediction has."""
+    statistics = Statistics()
+    if prediction.aspects is not None:
+        statistics.ate = term_counts({normalise(a) for a in prediction.aspects},
+                                     {normalise(a) for a in gold.aspects or ()}, _share_word)
+        if prediction.polarities is not None:
+            statistics.absa = term_counts(
+                {(normalise(a), p) for a, p in zip(prediction.aspects, prediction.polarities)},
+                {(normalise(a), p) for a, p in zip(gold.aspects or (), gold.polarities or ())},
+                _share_word)
+    if prediction.score is not None:
+        statistics.squared_error = (prediction.score - gold.score) ** 2  # type: ignore[operator]
+    return statistics
+
+
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     gold_problems = Problems(name)
     with reading_reference():
-        gold_reviews = parse_reviews(read_text(gold_path, name, 1 << 62), name, gold_problems, True, 1 << 62)
+        gold_reviews = list(parse_reviews(gold_path, name, None, gold_problems, True, 1 << 62))
     check_duplicates((r.identifier for r in gold_reviews), gold_problems,
                      lambda i: "line %d" % gold_reviews[i].line)
     gold_problems.raise_as_reference_error()
+    gold_by_id = {review.identifier: review for review in gold_reviews}
 
+    # Each submitted review is scored as soon as it is read: what is kept per review is its
+    # statistics, never its terms (memory grows with the phase, not with the file).
     problems = Problems(name)
-    submitted = parse_reviews(read_text(submission_path, name, options.max_file_bytes), name,
-                              problems, False, options.max_spans_per_document)
+    first_line: Dict[str, int] = {}  # every submitted id -> its line
+    statistics_of: Dict[str, Statistics] = {}
+    presence = {field_name: FieldPresence() for field_name in ("aspects", "polarities", "score")}
+    for prediction in parse_reviews(submission_path, name, options.max_file_bytes, problems, False,
+                                    options.max_spans_per_document, record_limit(len(gold_reviews))):
+        seen = first_line.setdefault(prediction.identifier, prediction.line)
+        if seen != prediction.line:
+            problems.add("line %d" % prediction.line, "duplicate id %s (first at line %d); give each id once"
+                         % (clip(prediction.identifier), seen))
+        for field_name, tracker in presence.items():
+            tracker.add(getattr(prediction, field_name) is not None, prediction.line)
+        if prediction.score is not None and not 1 <= prediction.score <= 5:
+            problems.warn(SCORE_OUTSIDE, "line %d" % prediction.line)
+        gold = gold_by_id.get(prediction.identifier)
+        if gold is not None and not problems:
+            statistics_of[prediction.identifier] = _statistics(prediction, gold)
     problems.raise_if_any()
-    check_duplicates((r.identifier for r in submitted), problems, lambda i: "line %d" % submitted[i].line)
-    check_id_sets([r.identifier for r in gold_reviews], [r.identifier for r in submitted], problems,
-                  "review ids")
-    has_aspects = _consistent(submitted, "aspects", problems)
-    has_polarities = _consistent(submitted, "polarities", problems)
-    has_score = _consistent(submitted, "score", problems)
+    check_id_sets([r.identifier for r in gold_reviews], first_line, problems, "review ids")
+    has_aspects = presence["aspects"].consistent("aspects", problems)
+    has_polarities = presence["polarities"].consistent("polarities", problems)
+    has_score = presence["score"].consistent("score", problems)
     if has_polarities and not has_aspects:
         problems.add("", "polarities without aspects; give 'aspects' on every line")
     if not (has_aspects or has_score) and not problems:
         problems.add("", "no line has 'aspects' or 'score'; nothing to score")
     problems.raise_if_any()
-
-    by_id = {r.identifier: r for r in submitted}
-    per_review: List[Tuple[str, Statistics]] = []
-    for gold in gold_reviews:
-        prediction = by_id[gold.identifier]
-        statistics = Statistics()
-        if has_aspects:
-            statistics.ate = term_counts({normalise(a) for a in prediction.aspects or ()},
-                                         {normalise(a) for a in gold.aspects or ()}, _share_word)
-        if has_polarities:
-            statistics.absa = term_counts(
-                {(normalise(a), p) for a, p in zip(prediction.aspects or (), prediction.polarities or ())},
-                {(normalise(a), p) for a, p in zip(gold.aspects or (), gold.polarities or ())},
-                _share_word)
-        if has_score:
-            statistics.squared_error = (prediction.score - gold.score) ** 2  # type: ignore[operator]
-        per_review.append((gold.identifier, statistics))
+    per_review = [(gold.identifier, statistics_of[gold.identifier]) for gold in gold_reviews]
 
     scores: Dict[str, float] = {}
     details: Dict[str, float] = {"reviews": len(gold_reviews)}

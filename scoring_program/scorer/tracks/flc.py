@@ -18,8 +18,9 @@ from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ..options import Options
 from ..problems import Problems, reading_reference
-from ..readers import line_blocks, read_text
-from ..records import label_problem
+from ..problems import clip
+from ..readers import MAX_INT_DIGITS, read_text, text_blocks
+from ..records import label_problem, record_limit
 from ..result import TrackResult
 from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                            span_track_result, warn_if_past_the_text)
@@ -114,7 +115,10 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
     length = text_lengths.get(article)
     problem = offset_problem(start, end, None if submitted else length)
     if problem:
-        if start is None or end is None:
+        longest = max(len(start_text.lstrip("+-")), len(end_text.lstrip("+-")))
+        if longest > MAX_INT_DIGITS and (start is None or end is None):
+            problem = "an offset of %d digits; at most %d are accepted" % (longest, MAX_INT_DIGITS)
+        elif start is None or end is None:
             problem = "start and end must be integer character offsets (found %r, %r)" \
                       % (_clip(start_text), _clip(end_text))
         problems.add(where, problem)
@@ -129,7 +133,8 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
 
 def _offset(text: str) -> Optional[int]:
     # Digits only: "100.0" or "1e3" are not offsets (the official scorer crashes on them).
-    return int(text) if _OFFSET.match(text) and len(text) <= 40 else None
+    return int(text) if len(text) <= MAX_INT_DIGITS + 1 and _OFFSET.match(text) and \
+        len(text.lstrip("+-")) <= MAX_INT_DIGITS else None
 
 
 def _clip(text: str) -> str:
@@ -145,7 +150,7 @@ def read_gold(gold_path: str) -> Tuple[SpanStore, Dict[str, int]]:
         return _read_gold_folder(gold_path)
     store = SpanStore(TECHNIQUES)
     problems = Problems(GOLD_FOLDER)
-    for first_line, block in line_blocks(read_text(gold_path, FILE_NAME, None)):
+    for first_line, block in text_blocks(gold_path, FILE_NAME, None, None):
         parse_block(block, first_line, store, problems, {}, True)
     problems.raise_as_reference_error()
     return store, {}
@@ -212,15 +217,21 @@ def _all_rows_name(text: str, article: str) -> bool:
 
 
 def read_submission(path: str, name: str, options: Options, lengths: Dict[str, int],
-                    problems: Problems) -> SpanStore:
+                    problems: Problems, max_articles: int) -> SpanStore:
+    """The submitted spans; reading stops at more articles than ``record_limit(max_articles)``."""
     predicted = SpanStore(TECHNIQUES)
-    for first_line, block in line_blocks(read_text(path, name, options.max_file_bytes)):
+    max_articles = record_limit(max_articles)
+    for first_line, block in text_blocks(path, name, options.max_file_bytes):  # 1 MiB at a time
         if problems.saturated:
             break
         parse_block(block, first_line, predicted, problems, lengths, False, submitted=True)
+        if len(predicted.order) > max_articles:
+            problems.add("line %d and before" % (first_line + block.count("\n")),
+                         "more than %d article ids, but this phase has far fewer articles" % max_articles)
+            break
     for article in predicted.order:
         if predicted.count(article) > options.max_spans_per_document:
-            problems.add("article %r" % article, "%d spans; at most %d per article are accepted"
+            problems.add("article %s" % clip(article), "%d spans; at most %d per article are accepted"
                          % (predicted.count(article), options.max_spans_per_document))
     return predicted
 
@@ -230,11 +241,11 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     with reading_reference():
         gold, lengths = read_gold(gold_path)
     problems = Problems(name)
-    predicted = read_submission(submission_path, name, options, lengths, problems)
+    predicted = read_submission(submission_path, name, options, lengths, problems, len(gold.order))
     problems.raise_if_any()
     unknown = [article for article in predicted.order if article not in gold]
     if unknown:
-        shown = ", ".join(repr(a) for a in unknown[:10]) + (" and %d more" % (len(unknown) - 10)
+        shown = ", ".join(clip(a) for a in unknown[:10]) + (" and %d more" % (len(unknown) - 10)
                                                            if len(unknown) > 10 else "")
         problems.add("", "%d article id%s not in this phase: %s (ids are compared as strings)"
                      % (len(unknown), "s are" if len(unknown) > 1 else " is", shown))
@@ -274,5 +285,5 @@ def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], optio
         place = {article: i for i, article in enumerate(predicted.order)}
         for article, overlaps in sorted(overlapping, key=lambda item: place[item[0]]):
             for overlap in overlaps:
-                problems.add("article %r" % article, overlap_problem(overlap))
+                problems.add("article %s" % clip(article), overlap_problem(overlap))
     return statistics

@@ -14,14 +14,14 @@ from __future__ import annotations
 import io
 import os
 from ..structs import struct
-from typing import Dict, List, Optional, Tuple
+from typing import Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..lcs import Masks, lcs_with_masks, token_masks
 from ..nltk_tokens import shared_tokenizer
 from ..options import Options
-from ..problems import Problems, ReferenceDataError, SubmissionError, reading_reference
-from ..readers import parse_csv, read_text
-from ..records import check_duplicates, check_id_sets
+from ..problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
+from ..readers import byte_chunks, file_contains, iter_csv
+from ..records import check_duplicates, check_id_sets, record_limit
 from ..result import TrackResult
 
 TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
@@ -53,22 +53,34 @@ def strip_wrapping_quotes(text: str) -> str:
     return text
 
 
-def read_rows(text: str, name: str) -> List[Tuple[int, List[str]]]:
-    """CSV records without a header row: RFC 4180 first, then the backslash-escape variant."""
+def read_rows(path: str, name: str, max_bytes: Optional[int]) -> Iterator[Tuple[int, List[str]]]:
+    """CSV records without a header row, streamed: RFC 4180, or the backslash-escape variant when
+    the file is not RFC 4180 but is that variant (decided by a first pass that keeps nothing)."""
+    backslash = file_contains(path, name, max_bytes, b'\\"') and _backslash_variant(path, name, max_bytes)
+    first = True
+    for line, fields in iter_csv(path, name, max_bytes, backslash_escapes=backslash):
+        if first and fields and fields[0].strip().lower() == HEADER_FIRST_CELL:
+            first = False
+            continue
+        first = False
+        yield line, fields
+
+
+def _backslash_variant(path: str, name: str, max_bytes: Optional[int]) -> bool:
     try:
-        rows = parse_csv(text, name)
+        for _ in iter_csv(path, name, max_bytes):
+            pass
+        return False
     except SubmissionError as rfc_error:
-        if '\\"' not in text:  # not the backslash variant either
-            raise
+        widths = set()
         try:
-            rows = parse_csv(text, name, backslash_escapes=True)
+            for _, fields in iter_csv(path, name, max_bytes, backslash_escapes=True):
+                widths.add(len(fields))
         except SubmissionError:
             raise rfc_error from None
-        if len({len(fields) for _, fields in rows}) > 1:  # not that variant either
+        if len(widths) > 1:  # not that variant either
             raise rfc_error from None
-    if rows and rows[0][1] and rows[0][1][0].strip().lower() == HEADER_FIRST_CELL:
-        rows = rows[1:]
-    return rows
+        return True
 
 
 # The layouts the common tools write by mistake, told apart by the first records (refusal policy,
@@ -120,23 +132,36 @@ def layout_problem(text: str) -> Optional[str]:
     return None
 
 
-def parse_answers(text: str, name: str, problems: Problems, gold: bool) -> List[Row]:
-    """Rows ``id,q',r'`` (or, for gold, the training layout ``id,q,r,s,q',r'[,...]``)."""
+def _head(path: str, name: str, max_bytes: Optional[int]) -> str:
+    """The first 64 KiB of the file as text (for ``layout_problem``; the reader reports bad UTF-8)."""
+    data = next(byte_chunks(path, name, max_bytes, 1 << 16), b"")
+    text = data.decode("utf-8", "replace")
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def parse_answers(path: str, name: str, max_bytes: Optional[int], problems: Problems, gold: bool,
+                  keep: Optional[Collection[str]] = None, max_rows: Optional[int] = None) -> Tuple[List[Row], int]:
+    """Rows ``id,q',r'`` (or, for gold, the training layout ``id,q,r,s,q',r'[,...]``), and how
+    many rows were left out because their id is not in ``keep`` (when given). Reading stops
+    after ``max_rows`` rows or many problems."""
     if not gold:
-        problem = layout_problem(text)
+        problem = layout_problem(_head(path, name, max_bytes))
         if problem:
             problems.add("line 1", problem)
-            return []
-    rows = read_rows(text, name)
-    if not rows:
-        problems.add("", "no rows; expected lines id,q',r'")
-        return []
-    answers = []
-    width = len(rows[0][1])
-    q_column, r_column = (4, 5) if gold and width >= 6 else (1, 2)
-    for line, fields in rows:
-        if problems.saturated:
+            return [], 0
+    answers: List[Row] = []
+    left_out = 0
+    width = q_column = r_column = 0
+    count = -1
+    for count, (line, fields) in enumerate(read_rows(path, name, max_bytes)):
+        if problems.entries and problems.saturated:
             break
+        if max_rows is not None and count >= max_rows:
+            problems.add("line %d" % line, "more than %d rows, but this phase has far fewer ids" % max_rows)
+            break
+        if not count:
+            width = len(fields)
+            q_column, r_column = (4, 5) if gold and width >= 6 else (1, 2)
         expected_width = width if gold else 3
         if len(fields) != expected_width or (not gold and len(fields) != 3):
             problems.add("line %d" % line, "expected 3 comma-separated columns id,q',r' (quote a text "
@@ -146,16 +171,21 @@ def parse_answers(text: str, name: str, problems: Problems, gold: bool) -> List[
         if not identifier:
             problems.add("line %d" % line, "the id is empty")
             continue
+        if keep is not None and identifier not in keep:
+            left_out += 1
+            continue
         answers.append(Row(line, identifier, strip_wrapping_quotes(fields[q_column]),
                            strip_wrapping_quotes(fields[r_column])))
-    return answers
+    if count < 0:
+        problems.add("", "no rows; expected lines id,q',r'")
+    return answers, left_out
 
 
 def read_test_ids(path: str) -> List[str]:
     """The ids of the released test input (id,q,r,s), in file order."""
     problems = Problems(TEST_INPUT)
     identifiers: List[str] = []
-    for line, fields in read_rows(read_text(path, TEST_INPUT, 1 << 62), TEST_INPUT):
+    for line, fields in read_rows(path, TEST_INPUT, None):
         if len(fields) < 3:
             problems.add("line %d" % line, "expected the columns id,q,r,s")
             continue
@@ -173,7 +203,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     gold_problems = Problems(name)
     with reading_reference():
-        gold_rows = parse_answers(read_text(gold_path, name, 1 << 62), name, gold_problems, gold=True)
+        gold_rows, _ = parse_answers(gold_path, name, None, gold_problems, gold=True)
     gold_problems.raise_as_reference_error()
     gold: Dict[str, List[Row]] = {}
     for row in gold_rows:
@@ -187,18 +217,19 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         raise ReferenceDataError(["reference data %s: some gold ids are not in %s" % (name, TEST_INPUT)])
 
     problems = Problems(name)
-    submitted = parse_answers(read_text(submission_path, name, options.max_file_bytes), name,
-                              problems, gold=False)
+    # Without the test input, rows of other ids are ignored as they are read (not kept).
+    submitted, ignored = parse_answers(submission_path, name, options.max_file_bytes, problems, gold=False,
+                                       keep=gold if test_ids is None else None,
+                                       max_rows=None if test_ids is None else record_limit(len(test_ids)))
     check_duplicates((row.identifier for row in submitted), problems, lambda i: "line %d" % submitted[i].line)
     problems.raise_if_any()
     warnings: List[str] = []
     if test_ids is not None:
         check_id_sets(test_ids, [row.identifier for row in submitted], problems, "test ids")
     else:
-        extra = check_id_sets(gold_ids, [row.identifier for row in submitted], problems, "ids",
-                              allow_extra=True)
-        if extra:
-            warnings.append("%d ids are not scored in this phase and were ignored" % len(extra))
+        check_id_sets(gold_ids, [row.identifier for row in submitted], problems, "ids")
+        if ignored:
+            warnings.append("%d ids are not scored in this phase and were ignored" % ignored)  # (rows: not kept, so an id given twice counts twice)
     # Resource bounds (refusal policy, clause c), the same whether or not the test input is in
     # ref/: first characters, before anything is tokenized, then tokens. A long answer is
     # otherwise scored as given: it can only lower its own LCS/union ratio.
@@ -206,43 +237,35 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     for row in submitted:
         for field, text in (("q'", row.q), ("r'", row.r)):
             if len(text) > max_characters:
-                problems.add("line %d (id %r), %s" % (row.line, row.identifier, field),
+                problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
                              "the answer has %d characters; at most %d are accepted"
                              % (len(text), max_characters))
     problems.raise_if_any()
 
     by_id = {row.identifier: row for row in submitted}
     tokenizer = shared_tokenizer()
-    cache: Dict[str, List[str]] = {}
-
-    def tokens(text: str) -> List[str]:
-        found = cache.get(text)
-        if found is None:
-            found = cache[text] = tokenizer.tokens(text)
-        return found
-
     mask_cache: Dict[str, Masks] = {}
 
     def masks(text: str) -> Masks:  # each distinct gold text is tokenized and masked once
         found = mask_cache.get(text)
         if found is None:
-            found = mask_cache[text] = token_masks(tokens(text))
+            found = mask_cache[text] = token_masks(tokenizer.tokens(text))
         return found
-
-    for row in submitted:
-        if row.identifier in gold:
-            for field, text in (("q'", row.q), ("r'", row.r)):
-                if len(tokens(text)) > options.nlu_max_answer_tokens:
-                    problems.add("line %d (id %r), %s" % (row.line, row.identifier, field),
-                                 "the answer has %d tokens; at most %d are accepted"
-                                 % (len(tokens(text)), options.nlu_max_answer_tokens))
-    problems.raise_if_any()
 
     total = q_total = r_total = 0.0
     private = []
     for identifier in gold_ids:
         answer = by_id[identifier]
-        q_tokens, r_tokens = tokens(answer.q), tokens(answer.r)
+        # An answer's tokens live only while it is checked and scored: memory holds one answer's
+        # tokens, not the file's (a token costs far more than its characters).
+        q_tokens, r_tokens = tokenizer.tokens(answer.q), tokenizer.tokens(answer.r)
+        for field, answer_tokens in (("q'", q_tokens), ("r'", r_tokens)):
+            if len(answer_tokens) > options.nlu_max_answer_tokens:
+                problems.add("line %d (id %s), %s" % (answer.line, clip(answer.identifier), field),
+                             "the answer has %d tokens; at most %d are accepted"
+                             % (len(answer_tokens), options.nlu_max_answer_tokens))
+        if problems:
+            continue
         best: Optional[Tuple[float, float, float, int]] = None
         for j, row in enumerate(gold[identifier]):
             gold_q, gold_r = masks(row.q), masks(row.r)
@@ -256,6 +279,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         r_total += best[2]
         private.append({"id": identifier, "score": best[0] / 2, "q": best[1], "r": best[2],
                         "chosen_answer": best[3] + 1, "answers": len(gold[identifier])})
+    problems.raise_if_any()
     n = len(gold_ids)
     return TrackResult(
         track="nlu",

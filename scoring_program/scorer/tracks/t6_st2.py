@@ -12,9 +12,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..options import Options
 from ..problems import Problems, describe, reading_reference
-from ..readers import load_json, read_text, record_where
-from ..records import (check_duplicates, check_id_sets, label_problem, list_of_objects, record_limit,
-                       string_id, too_many_records)
+from ..readers import record_where
+from ..records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
 from ..result import TrackResult
 from ..span_metric import (SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                            span_track_result, warn_if_past_the_text)
@@ -37,19 +36,15 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
     Otherwise a span past the gold text of its meme is scored as given, with a counted warning.
     """
     is_gold = text_lengths is None
-    value = load_json(read_text(path, name, max_bytes), name)
-    if not too_many_records(value, None if is_gold else record_limit(len(text_lengths or ())),
-                            problems, "memes"):
-        return [], {}, {}, []
+    records = json_records(path, name, None if is_gold else max_bytes, problems,
+                           None if is_gold else record_limit(len(text_lengths or ())), "memes")
     known = frozenset(TECHNIQUES)
     order: List[str] = []
     memes: Memes = {}
     lengths: Dict[str, int] = {}
     indices: List[int] = []  # each kept record's place in the file, for duplicate messages
     several: List[str] = []
-    for index, record in list_of_objects(value, problems, "objects with \"id\" and \"labels\""):
-        if problems.entries and problems.saturated:  # (the attribute first: no call when all is well)
-            break
+    for index, record in records:
         identifier = record.get("id")
         if type(identifier) is not str or not identifier:
             identifier = string_id(record, index, problems)

@@ -1,0 +1,255 @@
+"""Hostile submissions of issue 13, as data: one row per attack, at any size.
+
+Shared by ``tests/test_hostile_resources.py`` (small sizes, every row a test) and
+``benchmarks/run.py`` (the listed sizes, peak RSS and wall time in the memory table). Each row
+writes its files into ``input/res`` (and may change ``input/ref``); ``size`` is the target size
+of the submission in bytes. The gold is ``test_hostile.GOLD`` (two memes, two articles, three
+nlu test ids, two reviews).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from typing import Callable, List, NamedTuple, Optional
+
+ST1, ST2, ST3 = "semeval2021_t6_st1.json", "semeval2021_t6_st2.json", "semeval2021_t6_st3.json"
+FLC, NLU, ABS = "nlp4if2019_flc.tsv", "aicup2022_nlu.csv", "evalita2020_absita.ndjson"
+
+MIB = 1024 * 1024
+STDERR_LIMIT = 64 * 1024
+HTML_LIMIT = 256 * 1024
+
+
+def memory_budget_mib(submission_bytes: int) -> float:
+    """Issue 13: peak RSS <= 5 x the submission's size + 100 MiB, for any input."""
+    return 5 * submission_bytes / MIB + 100
+
+
+class Attack(NamedTuple):
+    name: str
+    write: Callable[[str, int], None]  # (input folder, size in bytes)
+    exit_code: int  # 1: refused; 0: valid (scored)
+    fragment: str  # in stderr (refused) or stdout (valid)
+
+
+def _write(folder: str, name: str, data) -> None:
+    path = os.path.join(folder, "res", name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as handle:
+        handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def repeated(name: str, head: str, unit: str, tail: str, separator: str = "") -> Callable[[str, int], None]:
+    """A file ``head + unit (separator unit)* + tail`` of about ``size`` bytes."""
+    def write(folder: str, size: int) -> None:
+        count = max(1, (size - len(head) - len(tail)) // (len(unit) + len(separator)))
+        _write(folder, name, head + separator.join([unit] * count) + tail)
+    return write
+
+
+def numbered(name: str, head: str, pattern: str, tail: str, separator: str = "") -> Callable[[str, int], None]:
+    """``pattern % i`` for i = 0, 1, ... until the file has about ``size`` bytes."""
+    def write(folder: str, size: int) -> None:
+        parts, total, i = [], len(head) + len(tail), 0
+        while total < size:
+            part = pattern % i
+            parts.append(part)
+            total += len(part) + len(separator)
+            i += 1
+        _write(folder, name, head + separator.join(parts) + tail)
+    return write
+
+
+def fixed(name: str, content: str) -> Callable[[str, int], None]:
+    def write(folder: str, size: int) -> None:
+        _write(folder, name, content)
+    return write
+
+
+def _digits(size: int) -> str:
+    return "1" * max(20, min(size, 1000000))  # 1 MB of digits: 14 s to parse on Python 3.9
+
+
+def long_number(name: str, before: str, after: str) -> Callable[[str, int], None]:
+    def write(folder: str, size: int) -> None:
+        _write(folder, name, before + _digits(size) + after)
+    return write
+
+
+def _special(kind: str) -> Callable[[str, int], None]:
+    def write(folder: str, size: int) -> None:
+        path = os.path.join(folder, "res", ST1)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if kind == "link to the gold":
+            os.symlink(os.path.join(folder, "ref", ST1), path)
+        elif kind == "dangling link":
+            os.symlink(os.path.join(folder, "nowhere"), path)
+        elif kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "non-UTF-8 name":
+            with open(os.path.join(folder, "res").encode() + b"/caf\xe9\n.json", "w") as handle:
+                handle.write("[]")
+        elif kind == "non-UTF-8 wrapper":
+            inner = os.path.join(folder, "res").encode() + b"/r\xe9sultats"
+            os.makedirs(inner)
+            with open(inner + b"/" + ST1.encode(), "w") as handle:
+                handle.write(VALID_ST1)
+        elif kind == "two depths in a wrapper":
+            for place in ("wrapper/" + ST1, "wrapper/inner/" + ST1):
+                _write(folder, place, VALID_ST1)
+    return write
+
+
+VALID_ST1 = '[{"id": "1", "labels": ["Smears"]}, {"id": "2", "labels": []}]'
+_SPAN = '{"technique": "Smears", "start": 0, "end": 9}'
+
+
+def _many_span_memes(folder: str, size: int) -> None:
+    """Memes of unknown ids with 10,000 spans each (the most a meme may have): all kept until the
+    id check, so memory follows the spans."""
+    meme = '{"id": "m%%d", "labels": [%s]}' % ", ".join([_SPAN] * 10000)
+    numbered(ST2, "[", meme, "]", ", ")(folder, size)
+
+
+def _absita_scores(score: str) -> Callable[[str, int], None]:
+    def write(folder: str, size: int) -> None:
+        _write(folder, ABS, "".join('{"id_sentence": "r%d", "aspects": [], "polarities": [], "score": %s}\n'
+                                    % (i, score) for i in (1, 2)))
+    return write
+
+
+def _duplicated_long_id(name: str) -> Callable[[str, int], None]:
+    def write(folder: str, size: int) -> None:
+        identifier = "x" * min(max(size // 40, 1000), 900 * 1024)  # under the 1 MiB record bound
+        record = '{"id": "%s", "labels": []}' % identifier
+        _write(folder, name, "[" + ", ".join([record] * 30) + "]")
+    return write
+
+
+def _duplicated_long_absita_id(folder: str, size: int) -> None:
+    identifier = "x" * min(max(size // 40, 1000), 900 * 1024)
+    _write(folder, ABS, '{"id_sentence": "%s", "score": 3}\n' % identifier * 30)
+
+
+ATTACKS: List[Attack] = [
+    # 1. memory bounded by the input
+    Attack("nlu rows of one character", repeated(NLU, "", "x\n", ""), 1, "expected 3 comma-separated columns"),
+    Attack("absita lines {}", repeated(ABS, "", "{}\n", ""), 1, "missing field 'id_sentence'"),
+    Attack("JSON [{},{},...]", repeated(ST1, "[", "{}", "]", ","), 1, "missing field 'id'"),
+    Attack("st2 [{},{},...]", repeated(ST2, "[", "{}", "]", ","), 1, "missing field 'id'"),
+    Attack("a long technique name", repeated(ST1, '[{"id": "1", "labels": ["', "Smears", '"]}]'), 1,
+           "the record is longer than"),
+    Attack("flc long technique name", repeated(FLC, "11\t", "Smears", "\t0\t5\n"), 1, "the line is longer than"),
+    Attack("one long text with one emoji", repeated(ST2, '[{"id": "1", "text": "\U0001F600', "x",
+                                                          '", "labels": []}]'), 1, "the record is longer than"),
+    Attack("st2 dense spans, one meme", repeated(ST2, '[{"id": "1", "labels": [', _SPAN, "]}]", ", "), 1,
+           "the record is longer than"),
+    Attack("st2 memes of 10,000 spans, unknown ids", _many_span_memes, 1, "are not in this phase"),
+    Attack("st1 records past the phase's count", numbered(ST1, "[", '{"id": "%d", "labels": []}', "]", ","), 1,
+           "more than 1004 records"),
+    Attack("flc articles past the phase's count", numbered(FLC, "", "%d\tDoubt\t0\t5\n", ""), 1,
+           "more than 1004 article ids"),
+    Attack("flc spans past the per-article limit", numbered(FLC, "", "12\tLoaded_Language\t%d\t1000000\n", ""), 1,
+           "per article are accepted"),
+    Attack("absita lines past the phase's count", numbered(ABS, "", '{"id_sentence": "x%d", "score": 3}\n', ""), 1,
+           "more than 1004 lines"),
+    Attack("absita many aspects", numbered(ABS, "", '{"id_sentence": "x%d", "aspects": [' + ", ".join(
+        ['"a%d"' % i for i in range(5000)]) + "]}\n", ""), 1, "review ids are not in this phase"),
+    Attack("nlu one long line", repeated(NLU, '7,"', "word ", '","b"\n'), 1, "a field is longer than the CSV field limit"),
+    Attack("nlu long answers of unknown ids", numbered(NLU, "", '1%%d,"%s","b"\n' % ("word " * 19000), ""), 1,
+           "test ids are not in this phase"),
+    # 2. numbers bounded while parsing
+    Attack("st2 offset of 1 MB of digits", long_number(ST2, '[{"id": "1", "labels": [{"technique": "Smears", '
+                                                            '"start": 0, "end": ', '}]}]'), 1,
+           "record 1 (line 1): an integer of"),
+    Attack("st1 id of 1 MB of digits", long_number(ST1, '[{"id": ', ', "labels": []}]'), 1, "an integer of"),
+    Attack("absita score of 1 MB of digits", long_number(ABS, '{"id_sentence": "r1", "score": ', "}\n"), 1,
+           "line 1: an integer of"),
+    Attack("absita score of a long decimal", long_number(ABS, '{"id_sentence": "r1", "score": 3.', "}\n"), 1,
+           "line 1: a number written with"),
+    Attack("flc offset of 1 MB of digits", long_number(FLC, "11\tDoubt\t0\t", "\n"), 1, "line 1: an offset of"),
+    # 3. absita scores
+    Attack("absita score 1e155", _absita_scores("1e155"), 1, "scores beyond +-1000000 are not accepted"),
+    Attack("absita score 1e308", _absita_scores("1e308"), 1, "scores beyond +-1000000 are not accepted"),
+    Attack("absita score 10**400", _absita_scores("1" + "0" * 400), 1, "an integer of 401 digits"),
+    Attack("absita score 1e154", _absita_scores("1e154"), 1, "scores beyond +-1000000 are not accepted"),
+    Attack("absita score 1e12", _absita_scores("1e12"), 1, "scores beyond +-1000000 are not accepted"),
+    Attack("absita score 1e6 (scored)", _absita_scores("-1e6"), 0, "sa_rmse: 1000003.5"),
+    Attack("absita score 7.5 (scored, warned)", _absita_scores("7.5"), 0, "warning: 2 review scores lie outside 1-5"),
+    # 4. special files in res/
+    Attack("a link to the gold", _special("link to the gold"), 1, "semeval2021_t6_st1.json: a symbolic link"),
+    Attack("a dangling link", _special("dangling link"), 1, "semeval2021_t6_st1.json: a symbolic link"),
+    Attack("a FIFO named like a track file", _special("fifo"), 1, "a named pipe (FIFO)"),
+    Attack("a name that is not UTF-8", _special("non-UTF-8 name"), 1, "found: caf\\xe9\\n.json"),
+    Attack("a wrapper folder whose name is not UTF-8", _special("non-UTF-8 wrapper"), 0, "r\\xe9sultats"),
+    # 5. echoed input is bounded
+    Attack("30 duplicates of a long id", _duplicated_long_id(ST1), 1, "characters)"),  # (last copy wins: a warning)
+    Attack("30 duplicates of a long st2 id", _duplicated_long_id(ST2), 1, "characters)"),
+    Attack("30 duplicates of a long absita id", _duplicated_long_absita_id, 1, "characters) (first at line 1)"),
+    Attack("unknown long technique names", numbered(FLC, "", "11\t%d" + "X" * 5000 + "\t0\t5\n", ""), 1,
+           "unknown technique"),
+    # 7. smaller
+    Attack("the same file at two depths in a wrapper", _special("two depths in a wrapper"), 1, "keep only one"),
+    Attack("NaN in a JSON list", fixed(ST2, '[{"id": "1", "labels": []},\n{"id": "2", "labels": [{"technique": '
+                                            '"Smears", "start": NaN, "end": 9}]}]'), 1,
+           "record 2 (line 2): NaN is not a JSON number"),
+]
+
+
+RESOURCE_SCRIPT = textwrap.dedent("""
+    import resource, subprocess, sys, time
+    start = time.time()
+    try:
+        process = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+        code, out, err = process.returncode, process.stdout, process.stderr
+    except subprocess.TimeoutExpired as expired:
+        code, out, err = "timeout", expired.stdout or b"", expired.stderr or b""
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    sys.stdout.buffer.write(("%s %f %d\\n" % (code, time.time() - start, peak_kib)).encode())
+    sys.stdout.buffer.write(("%d %d\\n" % (len(out), len(err))).encode() + out + b"\\0" + err)
+""")
+
+
+class Measured(NamedTuple):
+    code: object
+    seconds: float
+    peak_mib: float
+    stdout: str
+    stderr: str
+    submission_bytes: int
+    html_bytes: int
+
+
+def submission_bytes(folder: str) -> int:
+    total = 0
+    for root, _, files in os.walk(os.path.join(folder, "res")):
+        for name in files:
+            path = os.path.join(root, name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                total += os.path.getsize(path)
+    return total
+
+
+def measure(program: str, input_dir: str, output_dir: str, timeout: Optional[float] = None) -> Measured:
+    """Run score.py on ``input_dir`` in a child process; its wall time and peak RSS (getrusage)."""
+    process = subprocess.run([sys.executable, "-c", RESOURCE_SCRIPT, sys.executable, program, input_dir, output_dir],
+                             stdout=subprocess.PIPE, timeout=timeout)
+    head, sizes, rest = process.stdout.split(b"\n", 2)
+    code, seconds, peak_kib = head.decode().split()
+    out_length, _ = (int(n) for n in sizes.split())
+    html = os.path.join(output_dir, "detailed_results.html")
+    return Measured(int(code) if code.lstrip("-").isdigit() else code, float(seconds), int(peak_kib) / 1024,
+                    rest[:out_length].decode("utf-8", "replace"), rest[out_length + 1:].decode("utf-8", "replace"),
+                    submission_bytes(input_dir), os.path.getsize(html) if os.path.exists(html) else 0)
+
+
+def stage_gold(folder: str, gold: dict) -> None:
+    for name, content in gold.items():
+        path = os.path.join(folder, "ref", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(content)
+    os.makedirs(os.path.join(folder, "res"), exist_ok=True)
