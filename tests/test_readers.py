@@ -110,3 +110,20 @@ def test_only_regular_files_are_opened(tmp_path):
     with pytest.raises(SubmissionError) as caught:  # returns at once: never blocks on the pipe
         list(readers.byte_chunks(str(fifo), "pipe", None))
     assert caught.value.lines == ["pipe: not a regular file; only regular files are read"]
+
+
+def test_json_lines_where_a_list_is_expected_is_named(tmp_path):
+    from scorer.problems import SubmissionError
+    from scorer.readers import iter_json_list
+    path = tmp_path / "semeval2021_t6_st1.json"
+    path.write_text('{"id": "1", "labels": []}\n{"id": "2", "labels": ["Smears"]}\n', encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        list(iter_json_list(str(path), path.name, None))
+    assert error.value.lines == ["semeval2021_t6_st1.json: top level: the file is JSON Lines (one object per "
+                                 "line); expected one JSON list of the records, [{...}, {...}] (Python: "
+                                 "json.dump(records, file); pandas: to_json(path, orient=\"records\"))"]
+    path.write_text('{"id": "1", "labels": []}\n', encoding="utf-8")  # one object: not JSON Lines
+    with pytest.raises(SubmissionError) as error:
+        list(iter_json_list(str(path), path.name, None))
+    assert error.value.lines == ["semeval2021_t6_st1.json: top level: expected a JSON list of records, "
+                                 "found an object"]

@@ -245,6 +245,17 @@ def _json_problem(name: str, where: str, error: Exception) -> SubmissionError:
     return fail(name, where, "not valid JSON (%s)" % getattr(error, "msg", error))
 
 
+def _json_lines(text: str, position: int) -> bool:
+    """Whether ``text`` holds, from ``position``, a JSON object followed by another one on a
+    later line (JSON Lines where a JSON list was expected)."""
+    try:
+        _, end = _DECODER.raw_decode(text, position)
+    except (ValueError, RecursionError):
+        return False
+    after = _WHITESPACE.match(text, end).end()
+    return "\n" in text[end:after] and text.startswith("{", after)
+
+
 def iter_json_list(path: str, name: str, max_bytes: Optional[int],
                    max_record_chars: Optional[int] = MAX_RECORD_CHARS) -> Iterator[Tuple[int, Any]]:
     """(0-based index, value) for each element of a file's top-level JSON list (see
@@ -317,6 +328,10 @@ def iter_json_batches(path: str, name: str, max_bytes: Optional[int],
         raise fail(name, "", "the file is empty; expected a JSON list")
     if buffer[position] != "[":
         first = buffer[position]
+        if first == "{" and _json_lines(buffer, position):
+            raise fail(name, "top level", "the file is JSON Lines (one object per line); expected one JSON list "
+                                          "of the records, [{...}, {...}] (Python: json.dump(records, file); "
+                                          "pandas: to_json(path, orient=\"records\"))")
         kind = {"{": "an object", '"': "a string"}.get(first, "not a list")
         raise fail(name, "top level", "expected a JSON list of records, found %s" % kind)
     position += 1
