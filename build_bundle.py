@@ -40,12 +40,12 @@ import yaml  # noqa: E402
 
 from bundle.checker import Report, check_bundles  # noqa: E402
 from bundle.platforms import date_lines, ignored_keys, solution_name, v15_yaml_text, v2_config  # noqa: E402
-from bundle.public_data import derive_public_data  # noqa: E402
+from bundle.public_data import derive_public_data, public_ids  # noqa: E402
 from bundle.rules import phase_folder, validate  # noqa: E402
 from bundle.kit import generated_sections, sample_scores  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
 from bundle.zips import folder_entries, write_zip  # noqa: E402
-from scorer.options import CONFIG_NAME, load_options  # noqa: E402
+from scorer.options import CONFIG_NAME, OTHER_PHASES, load_options  # noqa: E402
 from scorer.problems import ReferenceDataError  # noqa: E402
 from scorer.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
 
@@ -144,14 +144,21 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
     first_public: Dict[str, bytes] = {}
     sample_zip = b""
     from baselines import write_submission
+    ids_of_phase: Dict[str, Dict[str, List[str]]] = {}  # phase label -> track file -> public ids
     with tempfile.TemporaryDirectory() as work:
+        for phase in phases:
+            folder = phase_folder(phase)
+            derive_public_data(os.path.join(reference_root, folder), os.path.join(work, "public", folder))
+            ids_of_phase[str(phase.get("label", folder))] = public_ids(os.path.join(work, "public", folder))
         for phase in phases:
             folder = phase_folder(phase)
             gold = os.path.join(reference_root, folder)
             extra = {CONFIG_NAME: settings[folder]} if folder in settings else {}
+            others = {label: ids for label, ids in ids_of_phase.items() if label != str(phase.get("label", folder))}
+            if others:  # so that a prediction for another phase's inputs is named as such
+                extra[OTHER_PHASES] = (json.dumps(others, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
             nested[phase["reference_data"]] = _zip_bytes(folder_entries(gold), extra)
             public = os.path.join(work, "public", folder)
-            derive_public_data(gold, public)
             public_data = _folder_data(public)
             if "public_data" in phase:
                 nested[phase["public_data"]] = _zip_bytes({}, public_data)

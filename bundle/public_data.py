@@ -18,7 +18,7 @@ import json
 import os
 import re
 import shutil
-from typing import List
+from typing import Dict, List
 
 MEME_FIELDS = {"semeval2021_t6_st1.json": ("id", "text"), "semeval2021_t6_st2.json": ("id", "text"),
                "semeval2021_t6_st3.json": ("id", "text", "image")}
@@ -75,6 +75,33 @@ def derive_public_data(reference_dir: str, public_dir: str) -> List[str]:
         _write(os.path.join(public_dir, "evalita2020_absita.ndjson"), "".join(l + "\n" for l in lines))
         written.append("evalita2020_absita.ndjson")
     return written
+
+
+def public_ids(public_dir: str) -> Dict[str, List[str]]:
+    """The item ids of each track in a phase's public data (submission file name -> ids): what the
+    build writes into the other phases' reference data (``OTHER_PHASES``), so that the scorer can
+    tell a prediction for another phase's inputs from a broken file. Ids are public."""
+    ids: Dict[str, List[str]] = {}
+    for name in MEME_FIELDS:
+        path = os.path.join(public_dir, name)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:
+                ids[name] = [str(record["id"]) for record in json.load(handle)]
+    articles = os.path.join(public_dir, "nlp4if2019_flc", "articles.txt")
+    if os.path.isfile(articles):
+        with open(articles, encoding="utf-8") as handle:
+            ids["nlp4if2019_flc.tsv"] = [line.strip() for line in handle if line.strip()]
+    test_input = os.path.join(public_dir, "aicup2022_nlu_test.csv")
+    if os.path.isfile(test_input):
+        import csv
+        with open(test_input, encoding="utf-8-sig", newline="") as handle:
+            rows = [row for row in csv.reader(handle) if row]
+        ids["aicup2022_nlu.csv"] = [row[0].strip() for row in rows[1:] if row[0].strip()]
+    reviews = os.path.join(public_dir, "evalita2020_absita.ndjson")
+    if os.path.isfile(reviews):
+        with open(reviews, encoding="utf-8") as handle:
+            ids["evalita2020_absita.ndjson"] = [json.loads(line)["id_sentence"] for line in handle if line.strip()]
+    return ids
 
 
 def _write(path: str, text: str) -> None:

@@ -267,3 +267,25 @@ def test_item_details_are_written_in_chunks_as_one_json_document(tmp_path, n):
     items = [[i, "technique", 0.5, 1] for i in range(n)]
     write_items(str(tmp_path / "items"), [TrackResult("t", "t", {}, private=items)], [])
     assert json.loads((tmp_path / "items" / "t_items.json").read_text(encoding="utf-8")) == items
+
+
+def test_predictions_for_another_phase_are_named_as_such(tmp_path):
+    """The build writes each phase's public ids into the other phases' reference data; a file of
+    Development predictions sent to the Test phase is then named as such, for every track."""
+    from bundle.public_data import derive_public_data, public_ids
+    from conftest import ROOT
+    dev, test = ROOT / "reference_data" / "dev", ROOT / "reference_data" / "test"
+    derive_public_data(str(dev), str(tmp_path / "public_dev"))
+    other = {"Development": public_ids(str(tmp_path / "public_dev"))}
+    assert set(other["Development"]) == {track.filename for track in TRACKS}
+    ref = {p.name: p for p in test.iterdir()}
+    ref["other_phases.json"] = json.dumps(other)
+    from baselines import write_submission
+    write_submission(str(tmp_path / "public_dev"), str(tmp_path / "dev_predictions"))
+    res = {p.name: p for p in (tmp_path / "dev_predictions").iterdir()}
+    run = run_score(tmp_path, ref, res)
+    assert run.returncode == 1
+    for track in TRACKS:
+        assert any(line.startswith(track.filename + ": ") and "are ids of the Development phase: these are "
+                   "predictions for the Development inputs; run your system on this phase's inputs" in line
+                   for line in run.stderr.splitlines()), (track.filename, run.stderr)

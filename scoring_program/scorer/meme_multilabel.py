@@ -11,7 +11,7 @@ from operator import itemgetter
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import count_classes, micro_macro
-from .options import Options
+from .options import Options, other_phase_ids
 from .problems import Problems, reading_reference
 from .readers import record_where
 from .records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
@@ -103,7 +103,8 @@ def _checked_labels(record, index, classes, known, problems) -> Optional[List[st
 
 
 def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str],
-                     gold_path: str, submission_path: str, name: str, options: Options) -> TrackResult:
+                     gold_path: str, submission_path: str, name: str, options: Options,
+                     reference_dir: str) -> TrackResult:
     gold_problems = Problems(name)
     with reading_reference():
         gold = read_label_file(gold_path, name, classes, None, gold_problems)
@@ -116,7 +117,8 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
     # record. A dict keeps the last copy of a repeated id, as the official scorer's does.
     submitted_by_id = dict(zip(map(itemgetter(0), submitted), submitted))
     gold_ids = list(map(itemgetter(0), gold))
-    check_id_sets(gold_ids, submitted_by_id, problems, "meme ids")
+    check_id_sets(gold_ids, submitted_by_id, problems, "meme ids",
+                  other_phases=other_phase_ids(reference_dir, name))
     problems.raise_if_any()
 
     predicted = list(map(submitted_by_id.__getitem__, gold_ids))  # (id, set, listed) in gold order

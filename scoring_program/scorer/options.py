@@ -15,6 +15,10 @@ from typing import Any, Dict
 from .problems import ReferenceDataError
 
 CONFIG_NAME = "scoring_config.json"
+# Written by the build into each phase's reference data: the public item ids of the other phases
+# ({phase label: {submission file name: [ids]}}), so that predictions for another phase's inputs
+# are named as such (ids are public).
+OTHER_PHASES = "other_phases.json"
 
 
 @struct(frozen=True)
@@ -83,3 +87,14 @@ def load_options(program_dir: str, reference_dir: str) -> Options:
         if os.path.isfile(path):
             options = _check(replace(options, **_overrides(path)), path)
     return options
+
+
+def other_phase_ids(reference_dir: str, filename: str) -> Dict[str, frozenset]:
+    """phase label -> the public ids of ``filename``'s track in that phase, from ``OTHER_PHASES``
+    in the phase's reference data ({} without it, or where it cannot be read)."""
+    try:
+        with open(os.path.join(reference_dir, OTHER_PHASES), encoding="utf-8") as handle:
+            phases = json.load(handle)
+        return {str(label): frozenset(map(str, ids.get(filename, ()))) for label, ids in phases.items()}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}

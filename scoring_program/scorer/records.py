@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from .problems import Problems, clip, did_you_mean
 from .readers import MAX_RECORD_CHARS, iter_json_batches, record_where
@@ -93,10 +93,13 @@ def check_duplicates(identifiers: Iterable[str], problems: Problems, place=None,
 
 
 def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problems: Problems,
-                  noun: str = "ids", allow_extra: bool = False) -> List[str]:
+                  noun: str = "ids", allow_extra: bool = False,
+                  other_phases: Optional[Mapping[str, AbstractSet[str]]] = None) -> List[str]:
     """Report missing ids (and unknown ones unless ``allow_extra``); return the unknown ids.
 
-    Listing ids is safe: the public inputs already show every id of the phase.
+    ``other_phases`` (phase label -> its public ids): unknown ids that are mostly another phase's
+    are named as a prediction for that phase's inputs. Listing ids is safe: the public inputs
+    already show every id of the phase.
     """
     submitted = list(submitted_ids)
     submitted_set = set(submitted)
@@ -111,7 +114,21 @@ def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problem
     if unknown and not allow_extra:
         problems.add("", "%d %s are not in this phase: %s"
                      % (len(unknown), noun, _listing(unknown)))
+        add_other_phase_problem(unknown, other_phases, problems)
     return unknown
+
+
+def add_other_phase_problem(unknown: Sequence[str], other_phases: Optional[Mapping[str, AbstractSet[str]]],
+                            problems: Problems) -> None:
+    """A line naming the phase whose inputs these predictions were made for, when at least half
+    of the unknown ids are that phase's ids."""
+    for label, ids in sorted((other_phases or {}).items()):
+        found = sum(1 for identifier in unknown if identifier in ids)
+        if ids and found * 2 >= len(unknown):
+            problems.add("", "%d of the %d ids not in this phase are ids of the %s phase: these are "
+                             "predictions for the %s inputs; run your system on this phase's inputs (its "
+                             "public data) and submit those" % (found, len(unknown), label, label))
+            return
 
 
 def _listing(ids: Sequence[str]) -> str:

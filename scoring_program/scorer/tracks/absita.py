@@ -17,7 +17,7 @@ from functools import lru_cache
 from ..structs import factory, struct
 from typing import Any, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from ..options import Options
+from ..options import Options, other_phase_ids
 from ..problems import Problems, clip, describe, reading_reference
 from ..readers import MAX_LINE_BYTES, iter_ndjson
 from ..records import check_duplicates, check_id_sets, record_limit
@@ -285,7 +285,8 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         if gold is not None and not problems:
             statistics_of[prediction.identifier] = _statistics(prediction, gold)
     problems.raise_if_any()
-    check_id_sets([r.identifier for r in gold_reviews], first_line, problems, "review ids")
+    check_id_sets([r.identifier for r in gold_reviews], first_line, problems, "review ids",
+                  other_phases=other_phase_ids(reference_dir, name))
     has_aspects = presence["aspects"].consistent("aspects", problems)
     has_polarities = presence["polarities"].consistent("polarities", problems)
     has_score = presence["score"].consistent("score", problems)

@@ -16,11 +16,11 @@ import os
 import re
 from typing import Dict, Iterable, List, Mapping, Optional, Tuple
 
-from ..options import Options
+from ..options import Options, other_phase_ids
 from ..problems import Problems, reading_reference
 from ..problems import clip
 from ..readers import MAX_INT_DIGITS, read_text, text_blocks
-from ..records import label_problem, record_limit
+from ..records import add_other_phase_problem, label_problem, record_limit
 from ..result import TrackResult
 from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                            span_track_result, warn_if_past_the_text)
@@ -249,6 +249,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                                                            if len(unknown) > 10 else "")
         problems.add("", "%d article id%s not in this phase: %s (ids are compared as strings)"
                      % (len(unknown), "s are" if len(unknown) > 1 else " is", shown))
+        add_other_phase_problem(unknown, other_phase_ids(reference_dir, name), problems)
     statistics = _statistics(gold, predicted, unknown, options, problems)
     problems.raise_if_any()
     collapse = options.flc_ignore_techniques

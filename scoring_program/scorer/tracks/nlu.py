@@ -18,7 +18,7 @@ from typing import Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..lcs import Masks, lcs_with_masks, token_masks
 from ..nltk_tokens import shared_tokenizer
-from ..options import Options
+from ..options import Options, other_phase_ids
 from ..problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
 from ..readers import byte_chunks, file_contains, iter_csv
 from ..records import check_duplicates, check_id_sets, record_limit
@@ -225,9 +225,11 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems.raise_if_any()
     warnings: List[str] = []
     if test_ids is not None:
-        check_id_sets(test_ids, [row.identifier for row in submitted], problems, "test ids")
+        check_id_sets(test_ids, [row.identifier for row in submitted], problems, "test ids",
+                      other_phases=other_phase_ids(reference_dir, name))
     else:
-        check_id_sets(gold_ids, [row.identifier for row in submitted], problems, "ids")
+        check_id_sets(gold_ids, [row.identifier for row in submitted], problems, "ids",
+                      other_phases=other_phase_ids(reference_dir, name))
         if ignored:
             warnings.append("%d ids are not scored in this phase and were ignored" % ignored)  # (rows: not kept, so an id given twice counts twice)
     # Resource bounds (refusal policy, clause c), the same whether or not the test input is in

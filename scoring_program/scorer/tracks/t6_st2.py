@@ -10,7 +10,7 @@ import math
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..options import Options
+from ..options import Options, other_phase_ids
 from ..problems import Problems, describe, reading_reference
 from ..readers import record_where
 from ..records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
@@ -171,7 +171,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems = Problems(name)
     order, predicted, _, several = read_memes(submission_path, name, options.max_file_bytes, problems,
                                      lengths, options.max_spans_per_document)
-    check_id_sets(gold_order, order, problems, "meme ids")
+    check_id_sets(gold_order, order, problems, "meme ids", other_phases=other_phase_ids(reference_dir, name))
     for meme in dict.fromkeys(several):  # (a meme where one span per technique is left as it is)
         predicted[meme], overlaps = predictions_under_policy(predicted[meme], options.overlapping_predictions)
         for overlap in overlaps:

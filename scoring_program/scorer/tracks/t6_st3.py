@@ -19,4 +19,4 @@ TECHNIQUES = SEMEVAL2021_T6_ST3
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     return score_multilabel("t6_st3", TITLE, "t6_st3", TECHNIQUES,
-                            gold_path, submission_path, name, options)
+                            gold_path, submission_path, name, options, reference_dir)
