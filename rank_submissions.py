@@ -477,13 +477,16 @@ def board_frame(board: Board, all_keys: Sequence[str]) -> pd.DataFrame:
 
 
 def technique_frame(scored_list: Sequence[Scored], track: str) -> Optional[pd.DataFrame]:
-    rows = [(s.entry.name, s.entry.team, label, f1) for s in scored_list for label, f1 in s.techniques.get(track, ())]
+    """Teams × techniques F1 (the track's per-technique table of each submission), in row order."""
+    rows = [(s.entry.name, s.entry.team, "yes" if s.entry.baseline else "", label, f1)
+            for s in scored_list for label, f1 in s.techniques.get(track, ())]
     if not rows:
         return None
-    long = pd.DataFrame(rows, columns=["submission", "team", "technique", "f1"])
+    long = pd.DataFrame(rows, columns=["submission", "team", "baseline", "technique", "f1"])
     labels = list(dict.fromkeys(long["technique"]))
-    wide = long.pivot(index=["submission", "team"], columns="technique", values="f1")[labels]
-    return wide.reset_index()
+    wide = long.pivot(index=["submission", "team", "baseline"], columns="technique", values="f1")[labels]
+    order = list(dict.fromkeys(long["submission"]))
+    return wide.reset_index().set_index("submission").loc[order].reset_index()
 
 
 def signature_of(args, reference_dir: str) -> str:
@@ -619,10 +622,10 @@ def ranking_figure(board: Board, path_stem: str) -> str:
 
 def heatmap_figure(frame: pd.DataFrame, track: str, path_stem: str) -> str:
     plt = _matplotlib()
-    values = frame.drop(columns=["submission", "team"]).to_numpy(dtype=np.float64)
-    labels = list(frame.columns[2:])
-    rows = ["%s" % team if team == name else "%s (%s)" % (team, name)
-            for name, team in zip(frame["submission"], frame["team"])]
+    values = frame.drop(columns=["submission", "team", "baseline"]).to_numpy(dtype=np.float64)
+    labels = list(frame.columns[3:])
+    rows = [(team if team == name else "%s (%s)" % (team, name)) + (" (baseline)" if baseline else "")
+            for name, team, baseline in zip(frame["submission"], frame["team"], frame["baseline"])]
     figure, axes = plt.subplots(figsize=(1.5 + 0.32 * len(labels), 1.8 + 0.24 * len(rows)))
     image = axes.imshow(values, aspect="auto", cmap="viridis", vmin=0.0, vmax=max(1.0, float(np.nanmax(values))))
     axes.set_xticks(np.arange(len(labels)))
@@ -737,7 +740,7 @@ def run(args) -> int:
             continue
         technique_frames[track] = frame
         text_frame = frame.copy()
-        for column in text_frame.columns[2:]:
+        for column in text_frame.columns[3:]:
             text_frame[column] = [number(v) for v in frame[column]]
         write_csv(os.path.join(args.out, "techniques_%s.csv" % track), text_frame, signature)
         figures["techniques_" + track] = heatmap_figure(frame, track, os.path.join(args.out, "techniques_" + track))
