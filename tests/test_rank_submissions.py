@@ -283,3 +283,20 @@ def test_codalab_leaderboard_download_layout(setup, tmp_path):
     entries, notes = discover(str(bulk))
     assert [(e.name, e.team) for e in entries] == [("Deep Memes - 4", "Deep Memes"), ("alice - 1", "alice")]
     assert notes == []
+
+
+def test_score_locally_prints_the_same_intervals(setup, outputs, capsys):
+    """The participants' standard-library intervals come from the same resamples as the tables."""
+    import score_locally
+
+    submissions = setup[1]
+    code = score_locally.main([str(submissions / "random_1.zip"), "--ref", str(DEV), "--out",
+                               str(setup[0] / "score_locally_out")])
+    printed = capsys.readouterr().out
+    assert code == 0
+    found = dict((m.group(1), (m.group(2), m.group(3), m.group(4))) for m in re.finditer(
+        r"^(\w+): ([0-9.]+), 95% confidence interval \[([0-9.]+), ([0-9.]+)\] \(1000 resamples", printed, re.M))
+    assert set(found) == {key for _, _, key, _ in rank_submissions.LEADERBOARDS}
+    for board, _, key, _ in rank_submissions.LEADERBOARDS:
+        row = next(r for r in read_table(outputs[0] / ("%s.csv" % board)) if r["submission"] == "random_1")
+        assert found[key] == tuple("%.6f" % float(row[column]) for column in (key, key + "_ci_low", key + "_ci_high"))
