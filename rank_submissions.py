@@ -327,9 +327,28 @@ def resample_counts(n_items: int, resamples: int, seed: int) -> np.ndarray:
 
 def resampled_scores(statistics: ItemStatistics, matrix: np.ndarray, counts: np.ndarray, key: str) -> np.ndarray:
     """Score ``key`` on each resample: the aggregate of (counts × per-item statistics)."""
-    totals = counts @ matrix
-    return np.asarray(aggregate(statistics, {c: totals[:, j] for j, c in enumerate(statistics.columns)},
-                                ArrayOps)[key], dtype=np.float64)
+    return resampled_score_matrix([(statistics, matrix)], counts, key)[0]
+
+
+def resampled_score_matrix(entered: Sequence[Tuple[ItemStatistics, np.ndarray]], counts: np.ndarray, key: str,
+                           chunk: int = 50) -> np.ndarray:
+    """(submissions × resamples) score ``key``: counts (resamples × items) @ each submission's
+    statistics (items × columns), aggregated once for a chunk of submissions with the same columns
+    (numpy's per-call overhead, not the arithmetic, dominates one submission at a time)."""
+    scores = np.empty((len(entered), counts.shape[0]), dtype=np.float64)
+    groups: Dict[tuple, List[int]] = {}
+    for i, (statistics, _) in enumerate(entered):
+        groups.setdefault((tuple(statistics.columns), statistics.labels, statistics.keys), []).append(i)
+    for members in groups.values():
+        for start in range(0, len(members), chunk):
+            part = members[start:start + chunk]
+            side_by_side = np.concatenate([entered[i][1] for i in part], axis=1)  # items × (part · columns)
+            totals = (counts @ side_by_side).reshape(counts.shape[0], len(part), -1)  # one BLAS product
+            statistics = entered[part[0]][0]
+            values = aggregate(statistics, {c: np.ascontiguousarray(totals[:, :, j].T)
+                                            for j, c in enumerate(statistics.columns)}, ArrayOps, key)[key]
+            scores[part] = np.broadcast_to(values, (len(part), counts.shape[0]))
+    return scores
 
 
 def ranks_of(values: np.ndarray, higher_is_better: bool) -> np.ndarray:
@@ -348,12 +367,12 @@ def paired_bootstrap_pvalues(point: np.ndarray, resampled: np.ndarray) -> np.nda
     """p[i, j] = (1 + #{r : |Δ*_r − mean(Δ*)| ≥ |Δ|}) / (1 + R), Δ = point[i] − point[j],
     Δ*_r = resampled[i, r] − resampled[j, r]. Identical submissions get exactly 1."""
     count, resamples = resampled.shape
+    # Δ*_r − mean(Δ*) = (x_i,r − mean x_i) − (x_j,r − mean x_j): centre each row once.
+    centred = resampled - resampled.mean(axis=1, keepdims=True)
     pvalues = np.ones((count, count))
     for i in range(count):
-        deltas = resampled[i] - resampled
-        centred = np.abs(deltas - deltas.mean(axis=1, keepdims=True))
         observed = np.abs(point[i] - point)
-        pvalues[i] = (1 + (centred >= observed[:, None]).sum(axis=1)) / (1 + resamples)
+        pvalues[i] = (1 + (np.abs(centred[i] - centred) >= observed[:, None]).sum(axis=1)) / (1 + resamples)
     return pvalues
 
 
@@ -403,7 +422,7 @@ def build_board(name: str, track: str, key: str, higher_is_better: bool, entered
                              % (track, scored.entry.name, entered[0].entry.name))
     counts = resample_counts(len(items), resamples, seed)
     point = np.array([s.scores[track][key] for s in entered], dtype=np.float64)
-    resampled = np.stack([resampled_scores(*s.statistics[track], counts, key) for s in entered])
+    resampled = resampled_score_matrix([s.statistics[track] for s in entered], counts, key)
     # Row order: by score (direction-aware), then by name, for stable tables.
     order = sorted(range(len(entered)), key=lambda i: (-point[i] if higher_is_better else point[i],
                                                        entered[i].entry.name))

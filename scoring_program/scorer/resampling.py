@@ -179,17 +179,21 @@ def _sklearn_prf(tp, fp, fn, ops):
     return precision, recall, ops.divide(2.0 * precision * recall, precision + recall, 0.0)
 
 
-def _multilabel_scores(statistics: ItemStatistics, totals: Totals, ops) -> Dict[str, float]:
+def _multilabel_scores(statistics: ItemStatistics, totals: Totals, ops, micro_only: bool = False
+                       ) -> Dict[str, float]:
     classes = statistics.labels
+    prefix = statistics.track
     tp = fp = fn = 0
     f1_by_class = {}
     for label in classes:
         c_tp, c_fp, c_fn = (totals["%s|%s" % (kind, label)] for kind in ("tp", "fp", "fn"))
-        f1_by_class[label] = _sklearn_prf(c_tp, c_fp, c_fn, ops)[2]
+        if not micro_only:
+            f1_by_class[label] = _sklearn_prf(c_tp, c_fp, c_fn, ops)[2]
         tp, fp, fn = tp + c_tp, fp + c_fp, fn + c_fn
-    prefix = statistics.track
-    return {prefix + "_f1_micro": _sklearn_prf(tp, fp, fn, ops)[2],
-            prefix + "_f1_macro": ops.mean([f1_by_class[label] for label in sorted(classes)])}
+    scores = {prefix + "_f1_micro": _sklearn_prf(tp, fp, fn, ops)[2]}
+    if not micro_only:
+        scores[prefix + "_f1_macro"] = ops.mean([f1_by_class[label] for label in sorted(classes)])
+    return scores
 
 
 def _span_scores(statistics: ItemStatistics, totals: Totals, ops) -> Dict[str, float]:
@@ -236,9 +240,13 @@ AGGREGATES = {
 }
 
 
-def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps) -> Dict[str, Any]:
+def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
+              ) -> Dict[str, Any]:
     """The track's scores from column totals (a mapping column -> number, or -> array with
-    ``ops=rank_submissions.ArrayOps``)."""
+    ``ops=rank_submissions.ArrayOps``). ``key``: only that score is needed (a hint: the multilabel
+    tracks then skip the 20-odd per-class F1 of the macro average; other keys may come too)."""
+    if statistics.track in ("t6_st1", "t6_st3"):
+        return _multilabel_scores(statistics, totals, ops, micro_only=key is not None and key.endswith("_micro"))
     return AGGREGATES[statistics.track](statistics, totals, ops)
 
 
@@ -288,7 +296,7 @@ def interval_positions(count: int, confidence: Fraction = CONFIDENCE) -> Tuple[i
 def confidence_interval(statistics: ItemStatistics, key: str, resamples: Sequence[Sequence[int]],
                         confidence: Fraction = CONFIDENCE) -> Tuple[float, float]:
     """The percentile bootstrap interval of score ``key`` over ``resamples`` (standard library)."""
-    values = sorted(aggregate(statistics, column_totals(statistics, indices))[key] for indices in resamples)
+    values = sorted(aggregate(statistics, column_totals(statistics, indices), key=key)[key] for indices in resamples)
     low, high = interval_positions(len(values), confidence)
     return values[low], values[high]
 
