@@ -62,8 +62,8 @@ import pandas as pd  # noqa: E402
 from scorer import __version__ as SCORER_VERSION  # noqa: E402
 from scorer.options import load_options  # noqa: E402
 from scorer.registry import BY_FILE, BY_NAME  # noqa: E402
-from scorer.resampling import (LEADERBOARDS, ItemStatistics, aggregate, interval_positions,  # noqa: E402
-                               item_statistics, resample_indices, score_in_process)
+from scorer.resampling import (LEADERBOARDS, ItemStatistics, ReferenceDataProblem, aggregate,  # noqa: E402
+                               interval_positions, item_statistics, resample_indices, score_in_process)
 from scorer.submission import is_junk  # noqa: E402
 from score_locally import KitError, safe_extract  # noqa: E402
 
@@ -330,12 +330,26 @@ def resampled_scores(statistics: ItemStatistics, matrix: np.ndarray, counts: np.
     return resampled_score_matrix([(statistics, matrix)], counts, key)[0]
 
 
+def pool_labels(statistics: ItemStatistics, matrix: np.ndarray, key: str) -> Tuple[ItemStatistics, np.ndarray]:
+    """The statistics with every technique pooled into one, when ``key`` depends on the pooled sums
+    only (micro-F1, span P/R/F1; not a macro average): sums are linear, so pooling before the
+    resampling equals pooling after, and the product is 20 times smaller."""
+    labels = statistics.labels
+    if len(labels) < 2 or key.endswith("_macro") or statistics.track not in TECHNIQUE_TRACKS:
+        return statistics, matrix
+    kinds = [column.split("|", 1)[0] for column in statistics.columns[:len(statistics.columns) // len(labels)]]
+    pooled = matrix.reshape(matrix.shape[0], len(labels), len(kinds)).sum(axis=1)
+    return ItemStatistics(statistics.track, statistics.items, ["%s|all" % kind for kind in kinds], [], ("all",),
+                          statistics.keys), pooled
+
+
 def resampled_score_matrix(entered: Sequence[Tuple[ItemStatistics, np.ndarray]], counts: np.ndarray, key: str,
                            chunk: int = 50) -> np.ndarray:
     """(submissions × resamples) score ``key``: counts (resamples × items) @ each submission's
     statistics (items × columns), aggregated once for a chunk of submissions with the same columns
     (numpy's per-call overhead, not the arithmetic, dominates one submission at a time)."""
     scores = np.empty((len(entered), counts.shape[0]), dtype=np.float64)
+    entered = [pool_labels(statistics, matrix, key) for statistics, matrix in entered]
     groups: Dict[tuple, List[int]] = {}
     for i, (statistics, _) in enumerate(entered):
         groups.setdefault((tuple(statistics.columns), statistics.labels, statistics.keys), []).append(i)
@@ -525,6 +539,11 @@ def _label(scored: Scored) -> str:
     return scored.entry.team + (" (baseline)" if scored.entry.baseline else "")
 
 
+def _plain(text: str) -> str:
+    """A label for matplotlib, which would read ``$...$`` in a team name as mathematics."""
+    return text.replace("$", r"\$")
+
+
 def markdown(boards: Sequence[Board], problems: Sequence[Tuple[str, str, str, str]], signature: str,
              keys_of: Dict[str, List[str]]) -> str:
     def cell(text: str) -> str:
@@ -628,7 +647,7 @@ def ranking_figure(board: Board, path_stem: str) -> str:
                       color="#cf222e" if baseline else "#0969da", ecolor="#8c959f", capsize=2, markersize=4,
                       label="baseline" if baseline else "submission")
     axes.set_yticks(y)
-    axes.set_yticklabels(["%d. %s" % (board.rank[i], _label(s)) for i, s in enumerate(board.rows)])
+    axes.set_yticklabels([_plain("%d. %s" % (board.rank[i], _label(s))) for i, s in enumerate(board.rows)])
     axes.set_xlabel("%s (%s is better), 95%% bootstrap CI" % (board.key, "higher" if board.higher_is_better else "lower"))
     axes.set_title(board.name)
     axes.grid(axis="x", color="#eaeef2")
@@ -650,7 +669,7 @@ def heatmap_figure(frame: pd.DataFrame, track: str, path_stem: str) -> str:
     axes.set_xticks(np.arange(len(labels)))
     axes.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
     axes.set_yticks(np.arange(len(rows)))
-    axes.set_yticklabels(rows, fontsize=7)
+    axes.set_yticklabels([_plain(row) for row in rows], fontsize=7)
     axes.set_title("%s: F1 per technique" % track)
     figure.colorbar(image, ax=axes, fraction=0.03)
     text = save_figure(figure, path_stem)
@@ -795,7 +814,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.resamples < 1:
         parser.error("--resamples must be at least 1")
-    return run(args)
+    try:
+        return run(args)
+    except ReferenceDataProblem as error:
+        print("rank_submissions: %s" % error, file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

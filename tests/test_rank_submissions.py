@@ -261,9 +261,12 @@ def test_codabench_download_selected_zip(setup, tmp_path):
     assert read_teams(str(export)) == {"482": "alice"}
     out = tmp_path / "out"
     assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "50",
-                                  "--quiet"]) == 0
-    assert [row["submission"] for row in read_table(out / "absita.csv")] == ["alice-482", "bob-483"] or \
-        sorted(row["submission"] for row in read_table(out / "absita.csv")) == ["alice-482", "bob-483"]
+                                  "--baseline", "majority=%s" % setup[3], "--baseline-test", "ar", "--quiet"]) == 0
+    rows = read_table(out / "t6_st2.csv")
+    assert "test:paired-bootstrap+ar-vs-baselines" in (out / "t6_st2.csv").read_text("utf-8").split("\n")[0]
+    assert all(0 < float(row["p_vs_majority"]) <= 1 for row in rows)
+    assert [float(row["p_vs_majority"]) for row in rows if row["submission"] == "majority"] == [1.0]
+    assert sorted(row["submission"] for row in read_table(out / "absita.csv")) == ["alice-482", "bob-483", "majority"]
     problems = read_table(out / "problems.csv")
     assert ("carol_x-484", "t6_st1") in {(row["submission"], row["track"]) for row in problems}
     assert any("485_dave" in row["problem"] for row in problems)
@@ -300,3 +303,26 @@ def test_score_locally_prints_the_same_intervals(setup, outputs, capsys):
     for board, _, key, _ in rank_submissions.LEADERBOARDS:
         row = next(r for r in read_table(outputs[0] / ("%s.csv" % board)) if r["submission"] == "random_1")
         assert found[key] == tuple("%.6f" % float(row[column]) for column in (key, key + "_ci_low", key + "_ci_high"))
+
+
+def test_broken_gold_is_one_clear_line(setup, tmp_path, capsys):
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    (ref / "semeval2021_t6_st1.json").write_text('[{"id": "1"}]', encoding="utf-8")
+    code = rank_submissions.main([str(setup[1] / "random_1.zip"), "--ref", str(ref), "--out", str(tmp_path / "o"),
+                                  "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("rank_submissions: reference data: ") and "Traceback" not in err
+
+
+def test_a_fault_of_the_scoring_program_is_that_files_problem(setup, monkeypatch):
+    from scorer.tracks import absita
+
+    def broken(*args):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(absita, "score", broken)
+    scored = rank_submissions.score_entry(rank_submissions.Entry("r1", "r1", str(setup[2]["random_1"])), str(DEV))
+    assert ("absita", "evalita2020_absita.ndjson: internal error of the scoring program (ZeroDivisionError: "
+                      "division by zero)") in scored.problems
+    assert "t6_st1" in scored.scores and "absita" not in scored.scores

@@ -256,3 +256,20 @@ def test_approximate_randomization_against_a_plain_loop():
         (1 + hits) / 201
     twin = (a, np.array(a.rows, dtype=float))
     assert rank_submissions.approximate_randomization_pvalue(twin, twin, "nlu_score", 0.0, 50, 1) == 1.0
+
+
+def test_pooled_techniques_give_the_same_resampled_scores(dev_submissions):
+    """rank_submissions pools the techniques before resampling a micro or span score: the same
+    numbers as the standard-library aggregate over the same resamples."""
+    results, _, _ = score_in_process(str(DEV), str(dev_submissions[0]), PROGRAM_DIR)
+    for track, key in (("t6_st1", "t6_st1_f1_micro"), ("t6_st2", "t6_st2_f1"), ("flc", "flc_f1"),
+                       ("t6_st3", "t6_st3_f1_macro")):
+        statistics = item_statistics(results[track])
+        indices = resample_indices(len(statistics.items), 100, 2)
+        expected = [aggregate(statistics, column_totals(statistics, draw))[key] for draw in indices]
+        counts = rank_submissions.resample_counts(len(statistics.items), 100, 2)
+        matrix = np.array(statistics.rows, dtype=np.float64)
+        pooled = rank_submissions.pool_labels(statistics, matrix, key)[0]
+        assert (len(pooled.columns) < len(statistics.columns)) == (not key.endswith("_macro"))
+        found = rank_submissions.resampled_scores(statistics, matrix, counts, key)
+        assert np.allclose(found, expected, rtol=0, atol=1e-12), track

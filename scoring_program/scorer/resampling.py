@@ -301,19 +301,27 @@ def confidence_interval(statistics: ItemStatistics, key: str, resamples: Sequenc
     return values[low], values[high]
 
 
+class ReferenceDataProblem(Exception):
+    """The phase's gold cannot be read: nothing can be scored (an organiser's problem)."""
+
+
 def score_in_process(reference_dir: str, res_dir: str, program_dir: str
                      ) -> Tuple[Dict[str, TrackResult], Dict[str, List[str]], List[str]]:
     """Score a submission's ``res/`` folder as ``score.py`` does, in this process.
 
     Returns (track name -> result, track name -> the problem lines of a refused file,
     problem lines of the submission as a whole). ``program_dir`` holds ``scoring_config.json``.
+    A fault of the scoring program on one file is that file's problem line, as in ``score.py``.
     """
     from .options import load_options
     from .problems import ReferenceDataError, SubmissionError
     from .registry import TRACKS
     from .submission import locate_submission
 
-    options = load_options(program_dir, reference_dir)
+    try:
+        options = load_options(program_dir, reference_dir)
+    except ReferenceDataError as error:
+        raise ReferenceDataProblem("reference data: " + "; ".join(error.private[:5])) from None
     phase_tracks = [(track, track.find_gold(reference_dir)) for track in TRACKS]
     phase_tracks = [(track, gold) for track, gold in phase_tracks if gold is not None]
     results: Dict[str, TrackResult] = {}
@@ -331,7 +339,10 @@ def score_in_process(reference_dir: str, res_dir: str, program_dir: str
         except SubmissionError as error:
             refused[track.name] = list(error.lines)
         except ReferenceDataError as error:
-            raise RuntimeError("reference data: " + "; ".join(error.public + error.private)) from None
+            raise ReferenceDataProblem("reference data: " + "; ".join(error.private[:5])) from None
+        except Exception as error:  # a bug of ours: this file's problem, not the end of the run
+            refused[track.name] = ["%s: internal error of the scoring program (%s: %s)"
+                                   % (track.filename, type(error).__name__, error)]
     return results, refused, []
 
 
