@@ -26,20 +26,22 @@ from fractions import Fraction
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .multilabel import numpy_mean
+from .registry import LOWER_IS_BETTER
 from .result import TrackResult
 
 # The scores that get a confidence interval, a rank and significance groups: one leaderboard per
-# entry, (name, track, key, higher is better). absita has the three subtasks of EVALITA 2020.
-LEADERBOARDS: Tuple[Tuple[str, str, str, bool], ...] = (
-    ("t6_st1", "t6_st1", "t6_st1_f1_micro", True),
-    ("t6_st2", "t6_st2", "t6_st2_f1", True),
-    ("t6_st3", "t6_st3", "t6_st3_f1_micro", True),
-    ("flc", "flc", "flc_f1", True),
-    ("nlu", "nlu", "nlu_score", True),
-    ("absita", "absita", "ate_f1", True),
-    ("absita_absa", "absita", "absa_f1", True),
-    ("absita_sa", "absita", "sa_rmse", False),
-)
+# entry, (name, track, key, higher is better). Each track's ranking score; absita has the three
+# subtasks of EVALITA 2020 (ATE, ABSA, SA). The direction is the registry's.
+LEADERBOARDS: Tuple[Tuple[str, str, str, bool], ...] = tuple(
+    (name, track, key, key not in LOWER_IS_BETTER) for name, track, key in (
+        ("t6_st1", "t6_st1", "t6_st1_f1_micro"),
+        ("t6_st2", "t6_st2", "t6_st2_f1"),
+        ("t6_st3", "t6_st3", "t6_st3_f1_micro"),
+        ("flc", "flc", "flc_f1"),
+        ("nlu", "nlu", "nlu_score"),
+        ("absita", "absita", "ate_f1"),
+        ("absita_absa", "absita", "absa_f1"),
+        ("absita_sa", "absita", "sa_rmse")))
 
 CONFIDENCE = Fraction(95, 100)
 
