@@ -425,7 +425,7 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
 
     Per track, one gold at ×1 (the generator's seed 1) and ``submissions`` generated submissions
     (the same generator's predictions with other seeds: the same items, other answers). Scoring:
-    ``rank_submissions.score_entry`` for each, in one process (the scoring program's code, in
+    ``ranking.scoring.score_entry`` for each, in one process (the scoring program's code, in
     process, plus turning each result into per-item statistics). Resampling: everything
     ``rank_submissions`` computes from those statistics for each leaderboard of the track (the
     resamples, 95% CIs, ranks and rank ranges, the p-value matrix, groups). Also the standard
@@ -434,7 +434,9 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
     run (numpy's first calls).
     """
     sys.path.insert(0, ROOT)
-    import rank_submissions
+    from ranking.downloads import Entry
+    from ranking.scoring import score_entry
+    from ranking.statistics import build_board
     from scorer.resampling import LEADERBOARDS, confidence_interval, item_statistics, resample_indices, \
         score_in_process
 
@@ -452,12 +454,12 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
             os.makedirs(os.path.join(other, "res"))
             generator(other, 1, random.Random(1000 + k))
             shutil.rmtree(os.path.join(other, "ref"))
-            entries.append(rank_submissions.Entry("s%03d" % k, "s%03d" % k, os.path.join(other, "res")))
+            entries.append(Entry("s%03d" % k, "s%03d" % k, os.path.join(other, "res")))
         reference = os.path.join(base, "ref")
         scoring_s = float("inf")
         for _ in range(1 if track == "nlu" else repeat):
             started = time.perf_counter()
-            scored = [rank_submissions.score_entry(entry, reference) for entry in entries]
+            scored = [score_entry(entry, reference) for entry in entries]
             scoring_s = min(scoring_s, time.perf_counter() - started)
         boards = [(name, key, higher) for name, board_track, key, higher in LEADERBOARDS if board_track == track]
         resampling_s = float("inf")
@@ -466,7 +468,7 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
             for name, key, higher in boards:
                 entered = [s for s in scored if key in s.scores.get(track, {})]
                 assert len(entered) == count, (track, key, [s.problems for s in scored][:3])
-                rank_submissions.build_board(name, track, key, higher, entered, resamples, 0, "bootstrap")
+                build_board(name, track, key, higher, entered, resamples, 0, "bootstrap")
             if attempt:  # the first run is the warm-up
                 resampling_s = min(resampling_s, time.perf_counter() - started)
         results = score_in_process(reference, entries[0].source, os.path.join(ROOT, "scoring_program"))[0]

@@ -23,7 +23,9 @@ from test_detailed_results import CHROMIUM_FLAGS, _chromium
 
 sys.path.insert(0, str(ROOT))
 import rank_submissions  # noqa: E402
-from rank_submissions import describe_entry, discover, read_teams  # noqa: E402
+from ranking.downloads import Entry, describe_entry, discover, read_teams  # noqa: E402
+from ranking.scoring import score_entry  # noqa: E402
+from scorer.resampling import LEADERBOARDS  # noqa: E402
 
 DEV = ROOT / "reference_data" / "dev"
 RESAMPLES = 1000
@@ -141,7 +143,7 @@ def test_scores_equal_what_score_py_writes(setup, outputs, tmp_path):
 
 
 def test_cis_contain_scores_and_ranks_follow_the_direction(outputs):
-    for board, _, key, higher_is_better in rank_submissions.LEADERBOARDS:
+    for board, _, key, higher_is_better in LEADERBOARDS:
         rows = read_table(outputs[0] / ("%s.csv" % board))
         assert rows, board
         values = [float(row[key]) for row in rows]
@@ -163,7 +165,7 @@ def test_sa_rmse_lower_is_better(outputs):
 
 
 def test_the_duplicated_pair(outputs):
-    for board, _, key, _ in rank_submissions.LEADERBOARDS:
+    for board, _, key, _ in LEADERBOARDS:
         rows = {row["submission"]: row for row in read_table(outputs[0] / ("%s.csv" % board))}
         one, copy = rows["random_1"], rows["the_same_as_1"]
         for column in (key, key + "_ci_low", key + "_ci_high", "rank", "rank_low", "rank_high", "group"):
@@ -198,7 +200,7 @@ def test_the_broken_submission_is_listed_with_its_problem(outputs):
 
 def test_paper_tables(outputs):
     tex = (outputs[0] / "results.tex").read_text(encoding="utf-8")
-    assert tex.count(r"\begin{table}") == len(rank_submissions.LEADERBOARDS)
+    assert tex.count(r"\begin{table}") == len(LEADERBOARDS)
     assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
     assert r"\textit{majority (baseline)}" in tex and "Team\\_One" not in tex and "Team One" in tex
     techniques = read_table(outputs[0] / "techniques_t6_st1.csv")
@@ -212,7 +214,7 @@ def test_index_html_is_self_contained(outputs):
     assert not re.search(r"<(script|link|img|iframe)\b", text)
     assert not re.search(r"url\((?!#)", text) and "@import" not in text  # url(#clip) is inside the page
     assert not re.search(r"(href|src)=\"https?:", text)
-    assert text.count("<svg") == len(rank_submissions.LEADERBOARDS) + 4  # rankings + 4 heatmaps
+    assert text.count("<svg") == len(LEADERBOARDS) + 4  # rankings + 4 heatmaps
 
 
 def test_index_html_renders_in_headless_chromium(outputs, tmp_path):
@@ -298,8 +300,8 @@ def test_score_locally_prints_the_same_intervals(setup, outputs, capsys):
     assert code == 0
     found = dict((m.group(1), (m.group(2), m.group(3), m.group(4))) for m in re.finditer(
         r"^(\w+): ([0-9.]+), 95% confidence interval \[([0-9.]+), ([0-9.]+)\] \(1000 resamples", printed, re.M))
-    assert set(found) == {key for _, _, key, _ in rank_submissions.LEADERBOARDS}
-    for board, _, key, _ in rank_submissions.LEADERBOARDS:
+    assert set(found) == {key for _, _, key, _ in LEADERBOARDS}
+    for board, _, key, _ in LEADERBOARDS:
         row = next(r for r in read_table(outputs[0] / ("%s.csv" % board)) if r["submission"] == "random_1")
         assert found[key] == tuple("%.6f" % float(row[column]) for column in (key, key + "_ci_low", key + "_ci_high"))
 
@@ -321,7 +323,7 @@ def test_a_fault_of_the_scoring_program_is_that_files_problem(setup, monkeypatch
         raise ZeroDivisionError("division by zero")
 
     monkeypatch.setattr(absita, "score", broken)
-    scored = rank_submissions.score_entry(rank_submissions.Entry("r1", "r1", str(setup[2]["random_1"])), str(DEV))
+    scored = score_entry(Entry("r1", "r1", str(setup[2]["random_1"])), str(DEV))
     assert ("absita", "evalita2020_absita.ndjson: internal error of the scoring program (ZeroDivisionError: "
                       "division by zero)") in scored.problems
     assert "t6_st1" in scored.scores and "absita" not in scored.scores

@@ -1,4 +1,4 @@
-"""Per-item statistics and resampling (scorer/resampling.py, rank_submissions.py's statistics).
+"""Per-item statistics and resampling (scorer/resampling.py, ranking.py's statistics).
 
 - Over all items, each once, the aggregate of the per-item statistics equals each track's headline
   scores bit for bit (floats, the scoring program's way) and to 1e-12 (numpy arrays, the results
@@ -28,7 +28,8 @@ from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 from scorer.tracks import absita, flc, t6_st1, t6_st2, t6_st3
 
 sys.path.insert(0, str(ROOT))
-import rank_submissions  # noqa: E402
+from ranking import statistics as ranking  # noqa: E402
+from scorer.resampling import LEADERBOARDS  # noqa: E402
 
 DEV = ROOT / "reference_data" / "dev"
 PROGRAM_DIR = str(ROOT / "scoring_program")
@@ -40,7 +41,7 @@ def array_aggregate(statistics, counts=None):
     counts = np.ones((1, len(statistics.items))) if counts is None else counts
     totals = counts @ matrix
     return aggregate(statistics, {c: totals[:, j] for j, c in enumerate(statistics.columns)},
-                     rank_submissions.ArrayOps)
+                     ranking.ArrayOps)
 
 
 def assert_headline(result):
@@ -73,7 +74,7 @@ def test_every_track_has_statistics_and_an_aggregate():
     from scorer.registry import TRACKS
 
     assert set(ITEM_STATISTICS) == set(AGGREGATES) == {track.name for track in TRACKS}
-    boards = {(track, key) for _, track, key, _ in rank_submissions.LEADERBOARDS}
+    boards = {(track, key) for _, track, key, _ in LEADERBOARDS}
     for track in TRACKS:
         assert (track.name, track.primary) in boards
 
@@ -161,9 +162,9 @@ def test_nearest_rank_positions_by_hand():
 
 
 def test_ranks_ties_share_the_smallest_rank():
-    assert list(rank_submissions.ranks_of(np.array([0.5, 0.7, 0.7, 0.1]), True)) == [3, 1, 1, 4]
-    assert list(rank_submissions.ranks_of(np.array([0.5, 0.7, 0.7, 0.1]), False)) == [2, 3, 3, 1]
-    both = rank_submissions.ranks_of(np.array([[0.5, 0.2], [0.7, 0.2], [0.7, 0.9]]), True)
+    assert list(ranking.ranks_of(np.array([0.5, 0.7, 0.7, 0.1]), True)) == [3, 1, 1, 4]
+    assert list(ranking.ranks_of(np.array([0.5, 0.7, 0.7, 0.1]), False)) == [2, 3, 3, 1]
+    both = ranking.ranks_of(np.array([[0.5, 0.2], [0.7, 0.2], [0.7, 0.9]]), True)
     assert both.tolist() == [[3, 2], [1, 2], [1, 1]]
 
 
@@ -189,9 +190,9 @@ def test_bootstrap_ci_against_rescoring_materialised_resamples(tmp_path):
     by_hand = sorted(_materialised_f1(gold_records, predicted, indices, tmp_path) for indices in resamples)
     expected = (by_hand[4], by_hand[194])  # nearest rank: the 5th and the 195th of 200
     assert confidence_interval(statistics, "t6_st1_f1_micro", resamples) == expected
-    counts = rank_submissions.resample_counts(len(statistics.items), 200, 5)
+    counts = ranking.resample_counts(len(statistics.items), 200, 5)
     matrix = np.array(statistics.rows, dtype=np.float64)
-    on_arrays = np.sort(rank_submissions.resampled_scores(statistics, matrix, counts, "t6_st1_f1_micro"))
+    on_arrays = np.sort(ranking.resampled_scores(statistics, matrix, counts, "t6_st1_f1_micro"))
     assert np.allclose(on_arrays, by_hand, rtol=0, atol=1e-12)
     assert expected[0] <= result.scores["t6_st1_f1_micro"] <= expected[1]
 
@@ -216,10 +217,10 @@ def test_paired_bootstrap_pvalue_against_the_definition_by_hand():
     resamples = resample_indices(30, 300, 9)
     point = [aggregate(s, column_totals(s))["nlu_score"] for s in systems]
     star = [[aggregate(s, column_totals(s, indices))["nlu_score"] for indices in resamples] for s in systems]
-    counts = rank_submissions.resample_counts(30, 300, 9)
-    resampled = np.stack([rank_submissions.resampled_scores(s, np.array(s.rows, dtype=float), counts, "nlu_score")
+    counts = ranking.resample_counts(30, 300, 9)
+    resampled = np.stack([ranking.resampled_scores(s, np.array(s.rows, dtype=float), counts, "nlu_score")
                           for s in systems])
-    pvalues = rank_submissions.paired_bootstrap_pvalues(np.array(point), resampled)
+    pvalues = ranking.paired_bootstrap_pvalues(np.array(point), resampled)
     for i in range(3):
         for j in range(3):
             deltas = [x - y for x, y in zip(star[i], star[j])]
@@ -246,10 +247,10 @@ def test_approximate_randomization_against_a_plain_loop():
         rows_b = [ra if s else rb for ra, rb, s in zip(a.rows, b.rows, swap)]
         hits += abs(score(a, rows_a) - score(b, rows_b)) >= abs(observed)
     pair = (a, np.array(a.rows, dtype=float)), (b, np.array(b.rows, dtype=float))
-    assert rank_submissions.approximate_randomization_pvalue(*pair, "nlu_score", observed, 200, 13) == \
+    assert ranking.approximate_randomization_pvalue(*pair, "nlu_score", observed, 200, 13) == \
         (1 + hits) / 201
     twin = (a, np.array(a.rows, dtype=float))
-    assert rank_submissions.approximate_randomization_pvalue(twin, twin, "nlu_score", 0.0, 50, 1) == 1.0
+    assert ranking.approximate_randomization_pvalue(twin, twin, "nlu_score", 0.0, 50, 1) == 1.0
 
 
 def test_pooled_techniques_give_the_same_resampled_scores(dev_submissions):
@@ -261,9 +262,9 @@ def test_pooled_techniques_give_the_same_resampled_scores(dev_submissions):
         statistics = item_statistics(results[track])
         indices = resample_indices(len(statistics.items), 100, 2)
         expected = [aggregate(statistics, column_totals(statistics, draw))[key] for draw in indices]
-        counts = rank_submissions.resample_counts(len(statistics.items), 100, 2)
+        counts = ranking.resample_counts(len(statistics.items), 100, 2)
         matrix = np.array(statistics.rows, dtype=np.float64)
-        pooled = rank_submissions.pool_labels(statistics, matrix, key)[0]
+        pooled = ranking.pool_labels(statistics, matrix, key)[0]
         assert (len(pooled.columns) < len(statistics.columns)) == (not key.endswith("_macro"))
-        found = rank_submissions.resampled_scores(statistics, matrix, counts, key)
+        found = ranking.resampled_scores(statistics, matrix, counts, key)
         assert np.allclose(found, expected, rtol=0, atol=1e-12), track

@@ -12,9 +12,9 @@ organisers' ``rank_submissions.py`` (numpy) and the participants' ``score_locall
 module, standard library only) draw the same ones.
 
 The aggregates are written once for two kinds of numbers: plain floats (``ScalarOps``, here) and
-arrays of resamples (``rank_submissions.ArrayOps``), through the four operations of an ``ops``
-object. Issue 14 may move each track's part into its track module; it is kept in one place here
-(``ITEM_STATISTICS``, ``AGGREGATES``) so that the move is a cut and paste.
+arrays of resamples (``ranking.statistics.ArrayOps``, the organisers' tool), through the four
+operations of an ``ops`` object. Issue 14 may move each track's part into its track module; it is
+kept in one place here (``ITEM_STATISTICS``, ``AGGREGATES``) so that the move is a cut and paste.
 """
 
 from __future__ import annotations
@@ -245,7 +245,7 @@ AGGREGATES = {
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, Any]:
     """The track's scores from column totals (a mapping column -> number, or -> array with
-    ``ops=rank_submissions.ArrayOps``). ``key``: only that score is needed (a hint: the multilabel
+    ``ops=ranking.statistics.ArrayOps``). ``key``: only that score is needed (a hint: the multilabel
     tracks then skip the 20-odd per-class F1 of the macro average; other keys may come too)."""
     if statistics.track in ("t6_st1", "t6_st3"):
         return _multilabel_scores(statistics, totals, ops, micro_only=key is not None and key.endswith("_micro"))
