@@ -118,7 +118,7 @@ def run(args) -> int:
 
     figures: Dict[str, str] = {}
     for board in boards:
-        figures[board.name] = ranking_figure(board, os.path.join(args.out, board.name))
+        figures[board.name] = ranking_figure(board, os.path.join(args.out, board.name), signature)
     technique_frames = {}
     for track in TECHNIQUE_TRACKS:
         frame = technique_frame(scored, track)
@@ -129,7 +129,8 @@ def run(args) -> int:
         for column in text_frame.columns[3:]:
             text_frame[column] = [number(v) for v in frame[column]]
         write_csv(os.path.join(args.out, "techniques_%s.csv" % track), text_frame, signature)
-        figures["techniques_" + track] = heatmap_figure(frame, track, os.path.join(args.out, "techniques_" + track))
+        figures["techniques_" + track] = heatmap_figure(frame, track, os.path.join(args.out, "techniques_" + track),
+                                                        signature)
 
     write_csv(os.path.join(args.out, "problems.csv"),
               pd.DataFrame(problems + [("", "", "", note) for note in notes],

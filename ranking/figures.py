@@ -27,16 +27,19 @@ def _matplotlib():
     return plt
 
 
-def save_figure(figure, path_stem: str) -> str:
-    """Write ``path_stem``.svg and .pdf without dates or random ids; return the SVG text."""
-    figure.savefig(path_stem + ".svg", format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+def save_figure(figure, path_stem: str, signature: str) -> str:
+    """Write ``path_stem``.svg and .pdf without dates or random ids, the signature in their
+    metadata (SVG: dc:description; PDF: Subject); return the SVG text."""
+    figure.savefig(path_stem + ".svg", format="svg", bbox_inches="tight",
+                   metadata={"Date": None, "Creator": None, "Description": signature})
     figure.savefig(path_stem + ".pdf", format="pdf", bbox_inches="tight",
-                   metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None})
+                   metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None,
+                             "Subject": signature})
     with open(path_stem + ".svg", encoding="utf-8") as handle:
         return handle.read()
 
 
-def ranking_figure(board: Board, path_stem: str) -> str:
+def ranking_figure(board: Board, path_stem: str, signature: str) -> str:
     plt = _matplotlib()
     count = len(board.rows)
     figure, axes = plt.subplots(figsize=(6.0, 0.9 + 0.22 * count))
@@ -58,12 +61,12 @@ def ranking_figure(board: Board, path_stem: str) -> str:
     axes.grid(axis="x", color="#eaeef2")
     if any(s.entry.baseline for s in board.rows):
         axes.legend(loc="best", fontsize=7)
-    text = save_figure(figure, path_stem)
+    text = save_figure(figure, path_stem, signature)
     plt.close(figure)
     return text
 
 
-def heatmap_figure(frame: pd.DataFrame, track: str, path_stem: str) -> str:
+def heatmap_figure(frame: pd.DataFrame, track: str, path_stem: str, signature: str) -> str:
     plt = _matplotlib()
     values = frame.drop(columns=["submission", "team", "baseline"]).to_numpy(dtype=np.float64)
     labels = list(frame.columns[3:])
@@ -77,6 +80,6 @@ def heatmap_figure(frame: pd.DataFrame, track: str, path_stem: str) -> str:
     axes.set_yticklabels([_plain(row) for row in rows], fontsize=7)
     axes.set_title("%s: F1 per technique" % track)
     figure.colorbar(image, ax=axes, fraction=0.03)
-    text = save_figure(figure, path_stem)
+    text = save_figure(figure, path_stem, signature)
     plt.close(figure)
     return text
