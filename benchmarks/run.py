@@ -12,7 +12,9 @@ shapes, then measures, each as a separate process (wall time and peak RSS from g
   for LCS the plain dynamic program; where they finish in reasonable time;
 - the parse floor: a minimal script that only reads and parses the same files.
 
-It writes a Markdown table with the targets of issue 6 and the machine it ran on.
+It writes a Markdown table with the targets of issue 6 and the machine it ran on, and (issue 17)
+the time of ``rank_submissions.py``'s statistics for 200 generated submissions of each track
+against the time of scoring them (``--only-resampling``: that section alone).
 """
 
 from __future__ import annotations
@@ -421,6 +423,111 @@ def run(scales, naive_limit_seconds, repeat, program):
     return rows
 
 
+def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
+    """Issue 17: the organisers' statistics against scoring the same submissions once.
+
+    Per track, one gold at ×1 (the generator's seed 1) and ``submissions`` generated submissions
+    (the same generator's predictions with other seeds: the same items, other answers). Scoring:
+    ``ranking.scoring.score_entry`` for each, in one process (the scoring program's code, in
+    process, plus turning each result into per-item statistics). Resampling: everything
+    ``rank_submissions`` computes from those statistics for each leaderboard of the track (the
+    resamples, 95% CIs, ranks and rank ranges, the p-value matrix, groups). Also the standard
+    library interval that ``score_locally.py`` prints, for one submission. Each time is the
+    fastest of ``repeat`` runs (scoring nlu: one run, a minute), after one untimed resampling
+    run (numpy's first calls).
+    """
+    sys.path.insert(0, ROOT)
+    from ranking.downloads import Entry
+    from ranking.scoring import score_entry
+    from ranking.statistics import build_board
+    from scorer.resampling import LEADERBOARDS, confidence_interval, item_statistics, resample_indices, \
+        score_in_process
+
+    rows = []
+    for track, generator in TRACKS.items():
+        count = nlu_submissions if track == "nlu" else submissions
+        base = os.path.join(folder, "resampling-" + track)
+        os.makedirs(os.path.join(base, "ref"))
+        os.makedirs(os.path.join(base, "res"))
+        generator(base, 1, random.Random(1))
+        entries = []
+        for k in range(count):
+            other = os.path.join(base, "generated-%d" % k)
+            os.makedirs(os.path.join(other, "ref"))
+            os.makedirs(os.path.join(other, "res"))
+            generator(other, 1, random.Random(1000 + k))
+            shutil.rmtree(os.path.join(other, "ref"))
+            entries.append(Entry("s%03d" % k, "s%03d" % k, os.path.join(other, "res")))
+        reference = os.path.join(base, "ref")
+        scoring_s = float("inf")
+        for _ in range(1 if track == "nlu" else repeat):
+            started = time.perf_counter()
+            scored = [score_entry(entry, reference) for entry in entries]
+            scoring_s = min(scoring_s, time.perf_counter() - started)
+        boards = [(name, key, higher) for name, board_track, key, higher in LEADERBOARDS if board_track == track]
+        resampling_s = float("inf")
+        for attempt in range(repeat + 1):
+            started = time.perf_counter()
+            for name, key, higher in boards:
+                entered = [s for s in scored if key in s.scores.get(track, {})]
+                assert len(entered) == count, (track, key, [s.problems for s in scored][:3])
+                build_board(name, track, key, higher, entered, resamples, 0, "bootstrap")
+            if attempt:  # the first run is the warm-up
+                resampling_s = min(resampling_s, time.perf_counter() - started)
+        results = score_in_process(reference, entries[0].source, os.path.join(ROOT, "scoring_program"))[0]
+        statistics = item_statistics(results[track])
+        local_s = float("inf")
+        for _ in range(repeat):
+            started = time.perf_counter()
+            indices = resample_indices(len(statistics.items), resamples, 0)
+            confidence_interval(statistics, boards[0][1], indices)
+            local_s = min(local_s, time.perf_counter() - started)
+        rows.append({"track": track, "submissions": count, "items": len(statistics.items),
+                     "columns": len(statistics.columns), "boards": len(boards), "scoring_s": scoring_s,
+                     "resampling_s": resampling_s, "local_s": local_s})
+        print("resampling %-7s %3d submissions × %d items: scoring %.2f s, resampling (%d resamples, %d "
+              "leaderboard%s) %.2f s, score_locally interval %.2f s"
+              % (track, count, len(statistics.items), scoring_s, resamples, len(boards),
+                 "s" if len(boards) > 1 else "", resampling_s, local_s), flush=True)
+        shutil.rmtree(base, ignore_errors=True)
+    return rows
+
+
+def resampling_table(rows, resamples):
+    lines = ["| track | submissions | items × statistics | scoring them once | %d resamples: CIs, ranks, rank ranges, "
+             "p-values, groups | resampling / scoring | score_locally's interval (one submission, standard "
+             "library) |" % resamples, "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append("| %s | %d | %d × %d | %.2f s | %.2f s (%d leaderboard%s) | %.2f | %.2f s |" % (
+            r["track"], r["submissions"], r["items"], r["columns"], r["scoring_s"], r["resampling_s"], r["boards"],
+            "s" if r["boards"] > 1 else "", r["resampling_s"] / r["scoring_s"], r["local_s"]))
+    worst = max(rows, key=lambda r: r["resampling_s"] / r["scoring_s"])
+    lines += ["", "- resampling takes less time than scoring the same submissions once: **%s** (worst: %s, %.2f)"
+              % ("holds" if worst["resampling_s"] < worst["scoring_s"] else "does not hold", worst["track"],
+                 worst["resampling_s"] / worst["scoring_s"])]
+    return "\n".join(lines)
+
+
+RESAMPLING_HEADER = "## Resampling (the organisers' results, issue 17)"
+
+
+def resampling_section(args, rows, seconds):
+    machine = "%s, %d cores, Python %s" % (cpu_model(), os.cpu_count() or 0, platform.python_version())
+    ran = ("" if seconds is None else " Generated by `.venv/bin/python benchmarks/run.py --only-resampling` in "
+           "%.0f s on %s (%s)." % (seconds, machine, time.strftime("%Y-%m-%d")))
+    return "\n".join([
+        RESAMPLING_HEADER, "",
+        "`rank_submissions.py`'s statistics against scoring the same submissions once, per track at ×1 "
+        "(one gold; %d generated submissions, %d for nlu, whose tokenization dominates scoring). Scoring: "
+        "the scoring program's code in one process, and turning each result into per-item statistics. "
+        "Resampling: all the statistics of each leaderboard of the track from those per-item "
+        "statistics (drawing the resamples, CIs, ranks and rank ranges, the full p-value matrix, "
+        "groups); absita has three leaderboards (ATE, ABSA, SA). Figures and tables are not included. "
+        "Fastest of 3 runs (scoring nlu: one run). The last column: the standard-library interval "
+        "`score_locally.py` prints for one submission.%s" % (args.submissions, args.nlu_submissions, ran), "",
+        resampling_table(rows, args.resamples), ""])
+
+
 def startup(repeat, folder):
     """Whole-process time of score.py on the development sample gold: an empty res/, the sample
     submission without its nlu file (nothing heavy may be imported), and the whole sample.
@@ -626,16 +733,38 @@ def main():
     parser.add_argument("--repeat", type=int, default=7, help="runs per measurement (the fastest is kept)")
     parser.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "RESULTS.md"))
     parser.add_argument("--hostile-sizes", default="5,50", help="sizes of the hostile inputs, in MB (10**6 bytes)")
+    parser.add_argument("--submissions", type=int, default=200,
+                        help="generated submissions per track for the resampling step (issue 17)")
+    parser.add_argument("--nlu-submissions", type=int, default=20,
+                        help="the same for nlu, whose tokenization dominates scoring")
+    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--only-resampling", action="store_true",
+                        help="run only the resampling step and replace its section of --out")
     args = parser.parse_args()
     if not os.environ.get("NLTK_DATA") and os.path.isdir(os.path.join(ROOT, "..", "shared", "nltk_data")):
         os.environ["NLTK_DATA"] = os.path.abspath(os.path.join(ROOT, "..", "shared", "nltk_data"))
     started = time.time()
+    if args.only_resampling:
+        folder = tempfile.mkdtemp(prefix="bench-resampling-")
+        try:
+            section = resampling_section(args, resampling(args.submissions, args.nlu_submissions, args.resamples,
+                                                          folder), time.time() - started)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        with open(args.out, encoding="utf-8") as handle:
+            text = handle.read()
+        head = text.split(RESAMPLING_HEADER)[0].rstrip("\n") + "\n\n"
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(head + section)
+        print("wrote", args.out)
+        return
     folder = tempfile.mkdtemp(prefix="bench-programs-")
     try:
         startup_rows = startup(args.repeat, folder)
         rows = run([int(s) for s in args.scales.split(",")], args.naive_up_to, args.repeat,
                    program_copy(folder, "program"))
         hostile_rows = hostile([int(float(s) * 1e6) for s in args.hostile_sizes.split(",") if s])
+        resampling_rows = resampling(args.submissions, args.nlu_submissions, args.resamples, folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     machine = "%s, %d cores, Python %s, %s" % (cpu_model(), os.cpu_count() or 0,
@@ -666,7 +795,8 @@ def main():
             "worker that unpacks the program for every submission compiles it every time (cold); "
             "Python's default bytecode cache, used for the table above, saves that (warm). Scoring "
             "without an nlu file imports no nltk, regex, numpy, pandas or yaml (a test checks it)." % args.repeat,
-            "", startup_table(startup_rows), ""]
+            "", startup_table(startup_rows), "",
+            resampling_section(args, resampling_rows, None)]
     with open(args.out, "w", encoding="utf-8") as handle:
         handle.write("\n".join(text))
     print("wrote", args.out)

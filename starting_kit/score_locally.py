@@ -216,7 +216,7 @@ def default_reference(phase: str) -> str:
 
 
 def run_scoring(reference_dir: str, submission: str, out_dir: str, quiet: bool = False,
-                items_dir: str = "") -> int:
+                items_dir: str = "", resamples: int = 0) -> int:
     program = find_program()
     with tempfile.TemporaryDirectory(prefix="score-locally-") as work:
         input_dir = os.path.join(work, "input")
@@ -226,10 +226,29 @@ def run_scoring(reference_dir: str, submission: str, out_dir: str, quiet: bool =
         command = [sys.executable, program, input_dir, out_dir] + (["--items", items_dir] if items_dir else [])
         process = subprocess.run(command,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-    if not quiet:
-        sys.stdout.write(process.stdout)
+        if not quiet:
+            sys.stdout.write(process.stdout)
+        if process.returncode == 0 and resamples > 0 and not quiet:
+            print_confidence_intervals(os.path.join(input_dir, "ref"), os.path.join(input_dir, "res"), resamples)
     sys.stderr.write(process.stderr)
     return process.returncode
+
+
+def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int, seed: int = 0) -> None:
+    """The 95% bootstrap interval of each primary score, from the same resamples of the items as the
+    organisers' results (``scorer/resampling.py``): how much the score owes to the test set's draw."""
+    program_dir = os.path.dirname(find_program())
+    sys.path.insert(0, program_dir)
+    from scorer.resampling import (LEADERBOARDS, confidence_interval, item_statistics, resample_indices,
+                                   score_in_process)
+
+    results = score_in_process(reference_dir, res_dir, program_dir)[0]
+    for _, track, key, _ in LEADERBOARDS:
+        if track in results and key in results[track].scores:
+            statistics = item_statistics(results[track])
+            low, high = confidence_interval(statistics, key, resample_indices(len(statistics.items), resamples, seed))
+            print("%s: %.6f, 95%% confidence interval [%.6f, %.6f] (%d resamples of the %d items, seed %d)"
+                  % (key, results[track].scores[key], low, high, resamples, len(statistics.items), seed))
 
 
 def main(argv=None) -> int:
@@ -239,12 +258,15 @@ def main(argv=None) -> int:
     parser.add_argument("--ref", help="the folder with the phase's gold files")
     parser.add_argument("--out", default="scoring_output", help="where to keep the outputs")
     parser.add_argument("--items", default="", help="also write the per-item details into this folder")
+    parser.add_argument("--resamples", type=int, default=1000,
+                        help="bootstrap resamples for the confidence intervals (0: none)")
     args = parser.parse_args(argv)
     try:
         reference = os.path.abspath(args.ref) if args.ref else default_reference(args.phase)
         out_dir = os.path.abspath(args.out)
         code = run_scoring(reference, args.submission, out_dir,
-                           items_dir=os.path.abspath(args.items) if args.items else "")
+                           items_dir=os.path.abspath(args.items) if args.items else "",
+                           resamples=args.resamples)
     except KitError as error:
         print("score_locally: %s" % error, file=sys.stderr)
         return 2

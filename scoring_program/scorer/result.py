@@ -21,13 +21,17 @@ class Columns:
 
     Written as one JSON object of lists, a column at a time, so that the rows never exist as
     Python lists all at once (an FLC test set at 100 times the real size has 400k rows).
+    ``items``: every item (document) in order, where the rows skip items that have none (a span
+    track's document with no span on either side): the resampling unit needs them all.
     """
 
-    __slots__ = ("names", "values")
+    __slots__ = ("names", "values", "items")
 
-    def __init__(self, names: Sequence[str], values: Callable[[int], list]) -> None:
+    def __init__(self, names: Sequence[str], values: Callable[[int], list],
+                 items: Optional[List[str]] = None) -> None:
         self.names = list(names)
         self.values = values
+        self.items = items
 
 
 @struct

@@ -279,7 +279,8 @@ def span_track_result(track: str, title: str, prefix: str, statistics: SpanStati
             "as in the published scorers (it can exceed 1)." if official_recall else
             "Per technique: P = precision sum / predicted spans, R = recall sum / gold spans; "
             "a technique absent from both sides has F1 = 1.")
-    private = Columns([noun, "technique", "precision_sum", "recall_sum", "predicted", "gold"], statistics.column)
+    private = Columns([noun, "technique", "precision_sum", "recall_sum", "predicted", "gold"], statistics.column,
+                      statistics.documents)
     return TrackResult(
         track=track,
         title=title,

@@ -1,0 +1,20 @@
+"""The organisers' results tool behind ``rank_submissions.py`` (numpy, pandas, matplotlib).
+
+- ``downloads``: the platforms' bulk downloads and team lists -> submissions to score;
+- ``scoring``: each submission scored by the scoring program's own code -> scores and per-item
+  statistics (``scoring_program/scorer/resampling.py`` defines them and the resamples);
+- ``statistics``: CIs, ranks, rank ranges, p-values and groups on arrays of resamples;
+- ``tables`` and ``figures``: the outputs.
+
+The scoring program never imports this package; it imports the scoring program (and the starting
+kit's safe unzipping), whose folders it puts on ``sys.path`` here.
+"""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROGRAM_DIR = os.path.join(ROOT, "scoring_program")
+for _folder in (os.path.join(ROOT, "starting_kit"), PROGRAM_DIR):
+    if _folder not in sys.path:
+        sys.path.insert(0, _folder)

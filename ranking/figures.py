@@ -1,0 +1,85 @@
+"""The figures (matplotlib): a ranking chart per leaderboard (points with CI bars) and a teams ×
+techniques heatmap per technique track; SVG and PDF without dates or random ids."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .statistics import Board
+from .tables import team_label
+
+
+def _plain(text: str) -> str:
+    """A label for matplotlib, which would read ``$...$`` in a team name as mathematics."""
+    return text.replace("$", r"\$")
+
+
+def _matplotlib():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    matplotlib.rcParams.update({"svg.hashsalt": "rank_submissions", "svg.fonttype": "none",
+                                "font.family": "DejaVu Sans", "font.size": 9, "pdf.fonttype": 42,
+                                "path.simplify": False})
+    return plt
+
+
+def save_figure(figure, path_stem: str, signature: str) -> str:
+    """Write ``path_stem``.svg and .pdf without dates or random ids, the signature in their
+    metadata (SVG: dc:description; PDF: Subject); return the SVG text."""
+    figure.savefig(path_stem + ".svg", format="svg", bbox_inches="tight",
+                   metadata={"Date": None, "Creator": None, "Description": signature})
+    figure.savefig(path_stem + ".pdf", format="pdf", bbox_inches="tight",
+                   metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None,
+                             "Subject": signature})
+    with open(path_stem + ".svg", encoding="utf-8") as handle:
+        return handle.read()
+
+
+def ranking_figure(board: Board, path_stem: str, signature: str) -> str:
+    plt = _matplotlib()
+    count = len(board.rows)
+    figure, axes = plt.subplots(figsize=(6.0, 0.9 + 0.22 * count))
+    y = np.arange(count)[::-1]
+    for baseline in (False, True):
+        chosen = [i for i, s in enumerate(board.rows) if s.entry.baseline == baseline]
+        if not chosen:
+            continue
+        low = board.scores[chosen] - board.ci[chosen, 0]
+        high = board.ci[chosen, 1] - board.scores[chosen]
+        axes.errorbar(board.scores[chosen], y[chosen], xerr=np.vstack([low, high]), fmt="s" if baseline else "o",
+                      color="#cf222e" if baseline else "#0969da", ecolor="#8c959f", capsize=2, markersize=4,
+                      label="baseline" if baseline else "submission")
+    axes.set_yticks(y)
+    axes.set_yticklabels([_plain("%d. %s" % (board.rank[i], team_label(s))) for i, s in enumerate(board.rows)])
+    direction = "higher" if board.higher_is_better else "lower"
+    axes.set_xlabel("%s (%s is better), 95%% bootstrap CI" % (board.key, direction))
+    axes.set_title(board.name)
+    axes.grid(axis="x", color="#eaeef2")
+    if any(s.entry.baseline for s in board.rows):
+        axes.legend(loc="best", fontsize=7)
+    text = save_figure(figure, path_stem, signature)
+    plt.close(figure)
+    return text
+
+
+def heatmap_figure(frame: pd.DataFrame, track: str, path_stem: str, signature: str) -> str:
+    plt = _matplotlib()
+    values = frame.drop(columns=["submission", "team", "baseline"]).to_numpy(dtype=np.float64)
+    labels = list(frame.columns[3:])
+    rows = [(team if team == name else "%s (%s)" % (team, name)) + (" (baseline)" if baseline else "")
+            for name, team, baseline in zip(frame["submission"], frame["team"], frame["baseline"])]
+    figure, axes = plt.subplots(figsize=(1.5 + 0.32 * len(labels), 1.8 + 0.24 * len(rows)))
+    image = axes.imshow(values, aspect="auto", cmap="viridis", vmin=0.0, vmax=max(1.0, float(np.nanmax(values))))
+    axes.set_xticks(np.arange(len(labels)))
+    axes.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+    axes.set_yticks(np.arange(len(rows)))
+    axes.set_yticklabels([_plain(row) for row in rows], fontsize=7)
+    axes.set_title("%s: F1 per technique" % track)
+    figure.colorbar(image, ax=axes, fraction=0.03)
+    text = save_figure(figure, path_stem, signature)
+    plt.close(figure)
+    return text

@@ -1,0 +1,270 @@
+"""Per-item statistics and resampling (scorer/resampling.py, ranking.py's statistics).
+
+- Over all items, each once, the aggregate of the per-item statistics equals each track's headline
+  scores bit for bit (floats, the scoring program's way) and to 1e-12 (numpy arrays, the results
+  tool's way): on the repository's sample data and on the real gold.
+- Independent checks: a bootstrap CI against re-scoring materialised resampled files with the
+  track's own scorer; the paired-bootstrap p-value and approximate randomization against plain
+  loops over the definition; the nearest-rank positions and the tie rule by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from baselines import frequent_aspects, random_flc_spans, random_labels, random_spans, write_submission
+from conftest import ROOT, shared_path
+from scorer.options import Options
+from scorer.resampling import (AGGREGATES, ITEM_STATISTICS, ItemStatistics, aggregate, column_totals,
+                               confidence_interval, interval_positions, item_statistics, nearest_rank,
+                               resample_indices, score_in_process)
+from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
+from scorer.tracks import absita, flc, t6_st1, t6_st2, t6_st3
+
+sys.path.insert(0, str(ROOT))
+from ranking import statistics as ranking  # noqa: E402
+from scorer.resampling import LEADERBOARDS  # noqa: E402
+
+DEV = ROOT / "reference_data" / "dev"
+PROGRAM_DIR = str(ROOT / "scoring_program")
+
+
+def array_aggregate(statistics, counts=None):
+    """rank_submissions' numpy path: counts (resamples × items) @ statistics, aggregated on arrays."""
+    matrix = np.array(statistics.rows, dtype=np.float64).reshape(len(statistics.items), len(statistics.columns))
+    counts = np.ones((1, len(statistics.items))) if counts is None else counts
+    totals = counts @ matrix
+    return aggregate(statistics, {c: totals[:, j] for j, c in enumerate(statistics.columns)},
+                     ranking.ArrayOps)
+
+
+def assert_headline(result):
+    statistics = item_statistics(result)
+    scores = aggregate(statistics, column_totals(statistics))
+    assert scores == result.scores  # bit for bit, every key, nothing more
+    on_arrays = array_aggregate(statistics)
+    for key, value in result.scores.items():
+        assert abs(float(on_arrays[key][0]) - value) <= 1e-12, key
+    return statistics
+
+
+@pytest.fixture(scope="module")
+def dev_submissions(tmp_path_factory):
+    """The sample gold's public inputs -> baselines of every track, several seeds; and the gold."""
+    from bundle.public_data import derive_public_data
+
+    base = tmp_path_factory.mktemp("dev")
+    derive_public_data(str(DEV), str(base / "public"))
+    folders = []
+    for seed in (1, 2):
+        write_submission(str(base / "public"), str(base / ("random%d" % seed)), seed=seed)
+        folders.append(base / ("random%d" % seed))
+    write_submission(str(base / "public"), str(base / "majority"), multilabel="majority")
+    folders.append(base / "majority")
+    return folders
+
+
+def test_every_track_has_statistics_and_an_aggregate():
+    from scorer.registry import TRACKS
+
+    assert set(ITEM_STATISTICS) == set(AGGREGATES) == {track.name for track in TRACKS}
+    boards = {(track, key) for _, track, key, _ in LEADERBOARDS}
+    for track in TRACKS:
+        assert (track.name, track.primary) in boards
+
+
+def test_aggregate_equals_headline_on_the_sample_data(dev_submissions):
+    seen = set()
+    for folder in dev_submissions:
+        results, refused, problems = score_in_process(str(DEV), str(folder), PROGRAM_DIR)
+        assert not refused and not problems
+        for result in results.values():
+            statistics = assert_headline(result)
+            seen.add(result.track)
+            assert len(statistics.items) == len(set(statistics.items))
+    assert seen == set(ITEM_STATISTICS)
+
+
+def test_span_items_include_documents_without_any_span(dev_submissions):
+    results, _, _ = score_in_process(str(DEV), str(dev_submissions[0]), PROGRAM_DIR)
+    statistics = item_statistics(results["t6_st2"])
+    gold_ids = [record["id"] for record in json.loads((DEV / "semeval2021_t6_st2.json").read_text("utf-8"))]
+    assert statistics.items == gold_ids
+    assert any(not any(row) for row in statistics.rows)  # an item with nothing on either side
+
+
+def _score_json(module, gold_path, records, tmp_path, **options):
+    path = tmp_path / "submission.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    return module.score(str(gold_path), str(path), "submission.json", Options(**options), str(tmp_path))
+
+
+def test_aggregate_equals_headline_on_the_real_gold(tmp_path):
+    t6 = ("data", "semeval2021_task6")
+    for name, module, classes in (("test_set_task1.txt", t6_st1, SEMEVAL2021_T6_ST1_ST2),
+                                  ("dev_set_task1.txt", t6_st1, SEMEVAL2021_T6_ST1_ST2)):
+        gold = shared_path(*t6, name)
+        records = json.loads(gold.read_text(encoding="utf-8"))
+        for seed in (1, 2):
+            assert_headline(_score_json(module, gold, random_labels(records, classes, seed), tmp_path))
+    gold3 = shared_path(*t6, "task3", "dev_set_task3_labeled.txt")
+    records = json.loads(gold3.read_text(encoding="utf-8"))
+    assert_headline(_score_json(t6_st3, gold3, random_labels(records, SEMEVAL2021_T6_ST3, 3), tmp_path))
+    gold2 = shared_path(*t6, "test_set_task2.txt")
+    records = json.loads(gold2.read_text(encoding="utf-8"))
+    assert_headline(_score_json(t6_st2, gold2, random_spans(records, SEMEVAL2021_T6_ST1_ST2, 4, False), tmp_path))
+    # keep: overlapping predictions counted again, recall above 1 possible
+    assert_headline(_score_json(t6_st2, gold2, random_spans(records, SEMEVAL2021_T6_ST1_ST2, 5, True), tmp_path,
+                                overlapping_predictions="keep"))
+
+    folder = shared_path("data", "nlp4if2019_flc", "train-labels-FLC")
+    # The labels folder has no texts: the random baseline's sentences from a stand-in text per article
+    # (spans past the real text are scored as given, with a warning).
+    articles = {path.name[len("article"):].split(".")[0]: "x. " * 3000 for path in sorted(folder.glob("*.labels"))}
+    submission = tmp_path / flc.FILE_NAME
+    submission.write_text("".join("%s\t%s\t%d\t%d\n" % row for row in random_flc_spans(articles, 6)),
+                          encoding="utf-8")
+    for options in (Options(), Options(flc_ignore_techniques=True)):
+        assert_headline(flc.score(str(folder), str(submission), flc.FILE_NAME, options, str(folder.parent)))
+
+    reviews_path = shared_path("data", "ate_absita", "ate_absita_dev.ndjson")
+    reviews = [json.loads(line) for line in reviews_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    submission = tmp_path / "absita.ndjson"
+    submission.write_text("".join(json.dumps(row) + "\n" for row in frequent_aspects(reviews)), encoding="utf-8")
+    assert_headline(absita.score(str(reviews_path), str(submission), "absita.ndjson", Options(), str(tmp_path)))
+    only_scores = [{"id_sentence": row["id_sentence"], "score": 4} for row in reviews]
+    submission.write_text("".join(json.dumps(row) + "\n" for row in only_scores), encoding="utf-8")
+    result = absita.score(str(reviews_path), str(submission), "absita.ndjson", Options(), str(tmp_path))
+    assert set(assert_headline(result).keys) == {"sa_rmse"}
+
+
+# --- the resamples --------------------------------------------------------------------------------------
+
+def test_resample_indices_are_pinned():
+    """The draws must never change (score_locally and the organisers' tables must agree across
+    Python versions and releases): random.Random(seed).choices."""
+    assert resample_indices(10, 2, 0) == [[8, 7, 4, 2, 5, 4, 7, 3, 4, 5], [9, 5, 2, 7, 6, 2, 9, 9, 8, 9]]
+    assert resample_indices(5, 3, 7) == resample_indices(5, 3, 7)
+
+
+def test_nearest_rank_positions_by_hand():
+    # 1,000 values: the 2.5th percentile is the 25th smallest (position 24), the 97.5th the 975th
+    assert interval_positions(1000) == (24, 974)
+    assert interval_positions(200) == (4, 194)  # ceil(5) = 5th, ceil(195) = 195th
+    assert interval_positions(10) == (0, 9)  # ceil(0.25) = 1st, ceil(9.75) = 10th
+    assert nearest_rank(1, Fraction(1, 2)) == 0
+
+
+def test_ranks_ties_share_the_smallest_rank():
+    assert list(ranking.ranks_of(np.array([0.5, 0.7, 0.7, 0.1]), True)) == [3, 1, 1, 4]
+    assert list(ranking.ranks_of(np.array([0.5, 0.7, 0.7, 0.1]), False)) == [2, 3, 3, 1]
+    both = ranking.ranks_of(np.array([[0.5, 0.2], [0.7, 0.2], [0.7, 0.9]]), True)
+    assert both.tolist() == [[3, 2], [1, 2], [1, 1]]
+
+
+def _materialised_f1(gold_records, predicted, indices, tmp_path):
+    """The micro-F1 of one resample, by writing the drawn memes as new files and scoring them
+    with the track's own scorer (the copies renamed so that every id stays unique)."""
+    gold = [dict(gold_records[i], id="%s#%d" % (gold_records[i]["id"], k)) for k, i in enumerate(indices)]
+    submission = [dict(predicted[i], id="%s#%d" % (predicted[i]["id"], k)) for k, i in enumerate(indices)]
+    gold_path = tmp_path / "gold.json"
+    gold_path.write_text(json.dumps(gold), encoding="utf-8")
+    return _score_json(t6_st1, gold_path, submission, tmp_path).scores["t6_st1_f1_micro"]
+
+
+def test_bootstrap_ci_against_rescoring_materialised_resamples(tmp_path):
+    gold_records = json.loads((DEV / "semeval2021_t6_st1.json").read_text(encoding="utf-8"))
+    predicted = random_labels(gold_records, SEMEVAL2021_T6_ST1_ST2, 11)
+    for record, gold in zip(predicted, gold_records):  # some right answers, so that F1 varies
+        if _stable_number(record["id"]) % 3 == 0:
+            record["labels"] = list(gold["labels"])
+    result = _score_json(t6_st1, DEV / "semeval2021_t6_st1.json", predicted, tmp_path)
+    statistics = item_statistics(result)
+    resamples = resample_indices(len(statistics.items), 200, 5)
+    by_hand = sorted(_materialised_f1(gold_records, predicted, indices, tmp_path) for indices in resamples)
+    expected = (by_hand[4], by_hand[194])  # nearest rank: the 5th and the 195th of 200
+    assert confidence_interval(statistics, "t6_st1_f1_micro", resamples) == expected
+    counts = ranking.resample_counts(len(statistics.items), 200, 5)
+    matrix = np.array(statistics.rows, dtype=np.float64)
+    on_arrays = np.sort(ranking.resampled_scores(statistics, matrix, counts, "t6_st1_f1_micro"))
+    assert np.allclose(on_arrays, by_hand, rtol=0, atol=1e-12)
+    assert expected[0] <= result.scores["t6_st1_f1_micro"] <= expected[1]
+
+
+def _stable_number(text: str) -> int:
+    """A number from a text, the same in every run (``hash`` of a str is salted per process)."""
+    return sum(ord(ch) * (i + 1) for i, ch in enumerate(text))
+
+
+def _nlu_statistics(per_item):
+    rows = [(q + r, q, r, 1) for q, r in per_item]
+    return ItemStatistics("nlu", [str(i) for i in range(len(rows))], ["q_plus_r", "q", "r", "ids"], rows,
+                          (), ("nlu_score", "nlu_q", "nlu_r"))
+
+
+def test_paired_bootstrap_pvalue_against_the_definition_by_hand():
+    rng = random.Random(3)
+    a = _nlu_statistics([(rng.random(), rng.random()) for _ in range(30)])
+    b = _nlu_statistics([(rng.random() * 0.9, rng.random() * 0.8) for _ in range(30)])
+    c = _nlu_statistics(list(zip([row[1] for row in a.rows], [row[2] for row in a.rows])))  # a's twin
+    systems = [a, b, c]
+    resamples = resample_indices(30, 300, 9)
+    point = [aggregate(s, column_totals(s))["nlu_score"] for s in systems]
+    star = [[aggregate(s, column_totals(s, indices))["nlu_score"] for indices in resamples] for s in systems]
+    counts = ranking.resample_counts(30, 300, 9)
+    resampled = np.stack([ranking.resampled_scores(s, np.array(s.rows, dtype=float), counts, "nlu_score")
+                          for s in systems])
+    pvalues = ranking.paired_bootstrap_pvalues(np.array(point), resampled)
+    for i in range(3):
+        for j in range(3):
+            deltas = [x - y for x, y in zip(star[i], star[j])]
+            mean = sum(deltas) / len(deltas)
+            observed = abs(point[i] - point[j])
+            hits = sum(1 for d in deltas if abs(d - mean) >= observed)
+            assert pvalues[i, j] == pytest.approx((1 + hits) / 301, abs=1e-12), (i, j)
+    assert pvalues[0, 2] == pvalues[2, 0] == 1.0  # identical systems
+    assert pvalues[0, 1] == pvalues[1, 0]
+
+
+def test_approximate_randomization_against_a_plain_loop():
+    rng = random.Random(4)
+    a = _nlu_statistics([(rng.random(), rng.random()) for _ in range(25)])
+    b = _nlu_statistics([(rng.random() * 0.7, rng.random()) for _ in range(25)])
+    score = lambda s, rows: aggregate(s, column_totals(ItemStatistics("nlu", s.items, s.columns, rows,
+                                                                      (), s.keys)))["nlu_score"]
+    observed = score(a, a.rows) - score(b, b.rows)
+    draws = random.Random(13)
+    hits = 0
+    for _ in range(200):
+        swap = [draws.random() < 0.5 for _ in range(25)]
+        rows_a = [rb if s else ra for ra, rb, s in zip(a.rows, b.rows, swap)]
+        rows_b = [ra if s else rb for ra, rb, s in zip(a.rows, b.rows, swap)]
+        hits += abs(score(a, rows_a) - score(b, rows_b)) >= abs(observed)
+    pair = (a, np.array(a.rows, dtype=float)), (b, np.array(b.rows, dtype=float))
+    assert ranking.approximate_randomization_pvalue(*pair, "nlu_score", observed, 200, 13) == \
+        (1 + hits) / 201
+    twin = (a, np.array(a.rows, dtype=float))
+    assert ranking.approximate_randomization_pvalue(twin, twin, "nlu_score", 0.0, 50, 1) == 1.0
+
+
+def test_pooled_techniques_give_the_same_resampled_scores(dev_submissions):
+    """rank_submissions pools the techniques before resampling a micro or span score: the same
+    numbers as the standard-library aggregate over the same resamples."""
+    results, _, _ = score_in_process(str(DEV), str(dev_submissions[0]), PROGRAM_DIR)
+    for track, key in (("t6_st1", "t6_st1_f1_micro"), ("t6_st2", "t6_st2_f1"), ("flc", "flc_f1"),
+                       ("t6_st3", "t6_st3_f1_macro")):
+        statistics = item_statistics(results[track])
+        indices = resample_indices(len(statistics.items), 100, 2)
+        expected = [aggregate(statistics, column_totals(statistics, draw))[key] for draw in indices]
+        counts = ranking.resample_counts(len(statistics.items), 100, 2)
+        matrix = np.array(statistics.rows, dtype=np.float64)
+        pooled = ranking.pool_labels(statistics, matrix, key)[0]
+        assert (len(pooled.columns) < len(statistics.columns)) == (not key.endswith("_macro"))
+        found = ranking.resampled_scores(statistics, matrix, counts, key)
+        assert np.allclose(found, expected, rtol=0, atol=1e-12), track
