@@ -18,7 +18,7 @@ import os
 import sys
 import tempfile
 
-from score_locally import HERE, KitError, run_scoring
+from score_locally import HERE, KitError, score_submission, verdict
 
 
 def stand_in_gold(public_dir: str, gold_dir: str) -> list:
@@ -86,15 +86,39 @@ def main(argv=None) -> int:
             print("check_format: the public data in %s cannot be read (%s)" % (args.public, error), file=sys.stderr)
             return 2
         try:
-            code = run_scoring(gold, args.submission, os.path.join(work, "output"), quiet=True)
+            metadata = metadata_file(args.submission)
+            if metadata:
+                print("%s: a file named metadata makes Codabench take the submission for code (a program "
+                      "to run) instead of results; remove it from the zip" % metadata, file=sys.stderr)
+                print(verdict(1, ""), file=sys.stderr)
+                return 1
+            code, stderr = score_submission(gold, args.submission, os.path.join(work, "output"), quiet=True)
         except (KitError, OSError) as error:
             print("check_format: %s" % error, file=sys.stderr)
             return 2
     if code == 0:
         print("format OK (checked against %s; files of this phase: %s)" % (args.public, ", ".join(tracks)))
-    else:
-        print("format problems: see the lines above; the platform would refuse this submission", file=sys.stderr)
+    print(verdict(code, stderr), file=sys.stdout if code == 0 else sys.stderr)
     return code
+
+
+def metadata_file(submission: str) -> str:
+    """The path of a file named ``metadata`` at the top of the submission (or of its one wrapping
+    folder), or ''."""
+    import zipfile
+    if os.path.isdir(submission):
+        names = os.listdir(submission)
+        if len(names) == 1 and os.path.isdir(os.path.join(submission, names[0])):
+            return metadata_file(os.path.join(submission, names[0]))
+        return os.path.join(submission, "metadata") if "metadata" in names else ""
+    try:
+        with zipfile.ZipFile(submission) as archive:
+            names = [name.rstrip("/") for name in archive.namelist()]
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return ""  # (score_submission names the problem)
+    tops = {name.split("/")[0] for name in names if not name.startswith("__MACOSX")}
+    prefix = (tops.pop() + "/") if len(tops) == 1 and any("/" in name for name in names) else ""
+    return "%s:%smetadata" % (submission, prefix) if prefix + "metadata" in names else ""
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import sys
 import tempfile
 import zipfile
 import zlib
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_UNPACKED_BYTES = 6 * 200 * 1024 ** 2  # a zip that unpacks to more is refused (zip bomb): 6 tracks
@@ -217,21 +217,141 @@ def default_reference(phase: str) -> str:
 
 def run_scoring(reference_dir: str, submission: str, out_dir: str, quiet: bool = False,
                 items_dir: str = "", resamples: int = 0) -> int:
+    """Score ``submission`` and print what score.py prints; the exit status of score.py."""
+    return score_submission(reference_dir, submission, out_dir, quiet, items_dir, resamples)[0]
+
+
+def score_submission(reference_dir: str, submission: str, out_dir: str, quiet: bool = False,
+                     items_dir: str = "", resamples: int = 0, phase: str = "") -> Tuple[int, str]:
+    """(exit status, stderr) of score.py on ``submission``; its stdout and stderr are printed.
+
+    A ``reference_dir`` without the competition's gold names may be a task's released folder
+    (``released_reference``). The participant holds this gold, so problems with it are shown
+    in full here (the platform shows only where they are).
+    """
     program = find_program()
     with tempfile.TemporaryDirectory(prefix="score-locally-") as work:
         input_dir = os.path.join(work, "input")
-        shutil.copytree(reference_dir, os.path.join(input_dir, "ref"))
         stage_submission(submission, os.path.join(input_dir, "res"))
+        released = released_reference(reference_dir, os.path.join(input_dir, "res"), phase, work)
+        shutil.copytree(released or reference_dir, os.path.join(input_dir, "ref"))
         prepare_out(out_dir)
-        command = [sys.executable, program, input_dir, out_dir] + (["--items", items_dir] if items_dir else [])
-        process = subprocess.run(command,
+        details = items_dir or os.path.join(work, "items")
+        process = subprocess.run([sys.executable, program, input_dir, out_dir, "--items", details],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
         if not quiet:
             sys.stdout.write(process.stdout)
         if process.returncode == 0 and resamples > 0 and not quiet:
             print_confidence_intervals(os.path.join(input_dir, "ref"), os.path.join(input_dir, "res"), resamples)
-    sys.stderr.write(process.stderr)
-    return process.returncode
+        sys.stderr.write(process.stderr)
+        if "reference data" in process.stderr:
+            show_reference_problems(os.path.join(details, "problems.txt"), reference_dir)
+    return process.returncode, process.stderr
+
+
+def show_reference_problems(problems_path: str, reference_dir: str) -> None:
+    """What is wrong with the gold, in full (the platform's one line points to it)."""
+    try:
+        with open(problems_path, encoding="utf-8") as handle:
+            lines = [line.rstrip("\n") for line in handle if line.strip()]
+    except OSError:
+        return
+    if any("labels" in line and "missing field" in line for line in lines) or \
+            os.path.isfile(os.path.join(reference_dir, "nlp4if2019_flc", "articles.txt")):
+        print("score_locally: %s looks like a phase's public data (the inputs, without the answers): "
+              "score against gold, or check the format with check_format.py" % reference_dir, file=sys.stderr)
+    print("score_locally: the gold in %s has these problems (shown in full because you hold it):"
+          % reference_dir, file=sys.stderr)
+    for line in lines[:20]:
+        print("  " + line, file=sys.stderr)
+    if len(lines) > 20:
+        print("  ... and %d more" % (len(lines) - 20), file=sys.stderr)
+
+
+def _program_tracks():
+    """The scoring program's tracks (its registry), imported from the program beside this kit."""
+    program_dir = os.path.dirname(find_program())
+    if program_dir not in sys.path:
+        sys.path.insert(0, program_dir)
+    import importlib
+    from scorer.registry import TRACKS
+    return [(track, importlib.import_module("scorer.tracks." + track.module)) for track in TRACKS]
+
+
+def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) -> str:
+    """A ref/ folder made from a task's released data as downloaded ('' when ``reference_dir``
+    already holds gold under the competition's names).
+
+    Each track module names its released gold per split (``RELEASED_GOLD``); they are found
+    anywhere under ``reference_dir``. For each track the submission enters, the split is
+    ``phase`` when given, the only one found, or the one whose ids the submission matches
+    (scored alone against each); several matches ask for --phase.
+    """
+    tracks = _program_tracks()
+    submitted = set(os.listdir(res_dir))
+    found: Dict[str, str] = {}  # released name -> path (the first found, breadth first)
+    for folder, folders, files in os.walk(reference_dir):
+        folders.sort()
+        if folder[len(reference_dir):].count(os.sep) >= 3:
+            folders[:] = []
+        for name in sorted(files) + folders:
+            found.setdefault(name, os.path.join(folder, name))
+    released_names = {name for _, module in tracks for name in getattr(module, "RELEASED_GOLD", {}).values()}
+    if not released_names & set(found) and any(track.find_gold(reference_dir) and track.filename in submitted
+                                              for track, _ in tracks):
+        return ""  # the competition's own layout (a folder with released files is read as released)
+    target = os.path.join(work, "released")
+    os.makedirs(target)
+    chosen = []
+    for track, module in tracks:
+        releases = getattr(module, "RELEASED_GOLD", {})
+        candidates = [(split, found[name]) for split, name in releases.items() if name in found]
+        if phase:
+            candidates = [(split, path) for split, path in candidates if split == phase]
+        if not candidates or track.filename not in submitted:
+            continue
+        if len(candidates) > 1:
+            matching = [(split, path) for split, path in candidates
+                        if _scores_alone(track, path, os.path.join(res_dir, track.filename), work)]
+            if len(matching) > 1:
+                raise KitError("%s: its ids match several splits of %s (%s); choose one with --phase"
+                               % (track.filename, reference_dir, ", ".join(split for split, _ in matching)))
+            if not matching:
+                raise KitError("%s: its ids match none of the splits found in %s (%s); choose one with "
+                               "--phase to see why" % (track.filename, reference_dir,
+                                                       ", ".join(split for split, _ in candidates)))
+            candidates = matching
+        split, path = candidates[0]
+        _copy_gold(path, os.path.join(target, (track.gold_names or (track.filename,))[0]))
+        chosen.append("%s: the %s split (%s)" % (track.filename, split, os.path.relpath(path, reference_dir)))
+    if not chosen:
+        looked_for = sorted({name for track, _ in tracks for name in (track.gold_names or (track.filename,))})
+        released = sorted({name for _, module in tracks for name in getattr(module, "RELEASED_GOLD", {}).values()})
+        raise KitError("no gold for the submitted files in %s; score_locally looks for the competition's gold "
+                       "names (%s) or the tasks' released files (%s)"
+                       % (reference_dir, ", ".join(looked_for), ", ".join(released)))
+    for line in chosen:
+        print("gold for " + line)
+    return target
+
+
+def _copy_gold(source: str, target: str) -> None:
+    if os.path.isdir(source):
+        shutil.copytree(source, target)
+    else:
+        shutil.copyfile(source, target)
+
+
+def _scores_alone(track, gold_path: str, submitted: str, work: str) -> bool:
+    """Whether ``submitted`` scores against ``gold_path`` alone (its ids are that split's)."""
+    trial = tempfile.mkdtemp(prefix="trial-", dir=work)
+    for folder in ("ref", "res"):
+        os.makedirs(os.path.join(trial, "input", folder))
+    _copy_gold(gold_path, os.path.join(trial, "input", "ref", (track.gold_names or (track.filename,))[0]))
+    shutil.copyfile(submitted, os.path.join(trial, "input", "res", track.filename))
+    process = subprocess.run([sys.executable, find_program(), os.path.join(trial, "input"),
+                              os.path.join(trial, "output")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return process.returncode == 0
 
 
 def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int, seed: int = 0) -> None:
@@ -254,7 +374,10 @@ def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int,
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Score a submission locally with the platform's scoring program.")
     parser.add_argument("submission", help="the submission zip (or a folder with the same files)")
-    parser.add_argument("--phase", default="dev", help="the phase whose gold to use (default: dev)")
+    parser.add_argument("--phase", default="",
+                        help="the phase or split whose gold to use: reference_data/<phase> of the repository "
+                             "(default: dev), or, in a task's released folder given as --ref, the split "
+                             "(train, dev, test; default: the one whose ids the submission matches)")
     parser.add_argument("--ref", help="the folder with the phase's gold files")
     parser.add_argument("--out", default="scoring_output", help="where to keep the outputs")
     parser.add_argument("--items", default="", help="also write the per-item details into this folder")
@@ -262,23 +385,37 @@ def main(argv=None) -> int:
                         help="bootstrap resamples for the confidence intervals (0: none)")
     args = parser.parse_args(argv)
     try:
-        reference = os.path.abspath(args.ref) if args.ref else default_reference(args.phase)
+        reference = os.path.abspath(args.ref) if args.ref else default_reference(args.phase or "dev")
         out_dir = os.path.abspath(args.out)
-        code = run_scoring(reference, args.submission, out_dir,
-                           items_dir=os.path.abspath(args.items) if args.items else "",
-                           resamples=args.resamples)
+        code, stderr = score_submission(reference, args.submission, out_dir,
+                                        items_dir=os.path.abspath(args.items) if args.items else "",
+                                        resamples=args.resamples, phase=args.phase)
     except KitError as error:
         print("score_locally: %s" % error, file=sys.stderr)
         return 2
     except (OSError, shutil.Error) as error:  # e.g. the gold folder cannot be read
         print("score_locally: %s" % error, file=sys.stderr)
         return 2
-    page = os.path.join(out_dir, "detailed_results.html")
     if code == 0:
-        print("detailed results: %s" % page)
-    else:
-        print("the submission was not scored (exit %d); the lines above say why" % code, file=sys.stderr)
+        print("detailed results: %s" % os.path.join(out_dir, "detailed_results.html"))
+    print(verdict(code, stderr), file=sys.stdout if code == 0 else sys.stderr)
     return code
+
+
+def verdict(code: int, stderr: str) -> str:
+    """One line: whether the platform would accept the submission as a whole, and why."""
+    if code == 0:
+        return "platform: this submission would be accepted; every file in it was scored"
+    lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("... and ")]
+    if lines and all(line.startswith("reference data") for line in lines):
+        return ("platform: not decided here: the gold given with --ref has problems (above); the platform "
+                "scores against its own gold")
+    files = sorted({line.split(": ", 1)[0] for line in stderr.splitlines()
+                    if line.split(": ", 1)[0] in {track.filename for track, _ in _program_tracks()}})
+    where = ("the problems of %s above" % ", ".join(files)) if files else "the problems above"
+    return ("platform: this submission would FAIL as a whole: the platform records none of its scores, "
+            "not even those of valid files, because of %s; fix them (or leave those files out) and "
+            "submit again" % where)
 
 
 if __name__ == "__main__":

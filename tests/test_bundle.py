@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, run_score
+from conftest import ROOT, SHARED, run_score, shared_path
 
 sys.path.insert(0, str(ROOT))
 
@@ -413,3 +413,85 @@ def test_the_kit_readme_lists_every_technique_and_the_baseline_scores(built, tmp
                                                      if line.startswith("| `") and line.count("|") == 4)}
     assert table == {key: "%.6f" % value for key, value in run.scores.items()}
     assert len(table) == len(ALL_KEYS)
+
+
+# --- the kit: whole-submission verdicts, official data, metadata ---------------------------------------
+
+def _kit_run(kit, tmp_path, *args):
+    return subprocess.run([sys.executable, str(kit / args[0])] + [str(a) for a in args[1:]],
+                          capture_output=True, text=True, cwd=str(tmp_path),
+                          env=dict(os.environ, NLTK_DATA=str(SHARED / "nltk_data")))
+
+
+def test_one_bad_file_fails_the_whole_submission_and_the_tools_say_so(kit, tmp_path):
+    broken = tmp_path / "five_good_one_bad.zip"
+    with zipfile.ZipFile(kit / "sample_submission.zip") as sample, zipfile.ZipFile(broken, "w") as out:
+        for name in sample.namelist():
+            out.writestr(name, sample.read(name) if name != "nlp4if2019_flc.tsv" else b"700100000\tDoubt\t9\t3\n")
+    scored = _kit_run(kit, tmp_path, "score_locally.py", broken, "--ref", ROOT / "reference_data" / "dev",
+                      "--out", tmp_path / "out", "--resamples", 0)
+    assert scored.returncode == 1 and "t6_st1_f1_micro:" in scored.stdout  # the valid files' scores ...
+    assert scored.stderr.strip().splitlines()[-1] == (
+        "platform: this submission would FAIL as a whole: the platform records none of its scores, not even "
+        "those of valid files, because of the problems of nlp4if2019_flc.tsv above; fix them (or leave those "
+        "files out) and submit again")
+    checked = _kit_run(kit, tmp_path, "check_format.py", broken)
+    assert checked.returncode == 1 and "because of the problems of nlp4if2019_flc.tsv above" in checked.stderr
+    good = _kit_run(kit, tmp_path, "check_format.py", kit / "sample_submission.zip")
+    assert good.stdout.strip().splitlines()[-1] == ("platform: this submission would be accepted; every file "
+                                                     "in it was scored")
+
+
+def test_check_format_refuses_a_file_named_metadata(kit, tmp_path):
+    archive_path = tmp_path / "with_metadata.zip"
+    with zipfile.ZipFile(kit / "sample_submission.zip") as sample, zipfile.ZipFile(archive_path, "w") as out:
+        for name in sample.namelist():
+            out.writestr("results/" + name, sample.read(name))
+        out.writestr("results/metadata", "command: python3 predict.py\n")
+    process = _kit_run(kit, tmp_path, "check_format.py", archive_path)
+    assert process.returncode == 1
+    assert "%s:results/metadata: a file named metadata makes Codabench take the submission for code" \
+        % archive_path in process.stderr
+
+
+def test_score_locally_reads_the_tasks_released_folders_as_downloaded(kit, tmp_path):
+    data = shared_path("data")
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    shutil.copy(data / "semeval2021_task6" / "test_set_task1.txt", submission / "semeval2021_t6_st1.json")
+    shutil.copy(data / "semeval2021_task6" / "dev_set_task2.txt", submission / "semeval2021_t6_st2.json")
+    shutil.copy(data / "semeval2021_task6" / "task3" / "dev_set_task3_labeled.txt", submission / "semeval2021_t6_st3.json")
+    shutil.copy(data / "ate_absita" / "ate_absita_dev.ndjson", submission / "evalita2020_absita.ndjson")
+    rows = "".join(path.read_text(encoding="utf-8") for path in
+                   sorted((data / "nlp4if2019_flc" / "train-labels-FLC").glob("*.labels")))
+    (submission / "nlp4if2019_flc.tsv").write_text(rows, encoding="utf-8")
+    run = _kit_run(kit, tmp_path, "score_locally.py", submission, "--ref", data, "--out", tmp_path / "out",
+                   "--resamples", 0)
+    assert run.returncode == 0, run.stderr
+    for line in ("gold for semeval2021_t6_st1.json: the test split (semeval2021_task6/test_set_task1.txt)",
+                 "gold for semeval2021_t6_st2.json: the dev split (semeval2021_task6/dev_set_task2.txt)",
+                 "gold for semeval2021_t6_st3.json: the dev split (semeval2021_task6/task3/dev_set_task3_labeled.txt)",
+                 "gold for nlp4if2019_flc.tsv: the train split (nlp4if2019_flc/train-labels-FLC)",
+                 "gold for evalita2020_absita.ndjson: the dev split (ate_absita/ate_absita_dev.ndjson)"):
+        assert line in run.stdout.splitlines(), run.stdout
+    assert "t6_st1_f1_micro: 1.000000" in run.stdout and "flc_f1: 1.000000" in run.stdout
+    # --phase chooses the split; the wrong one says why
+    wrong = _kit_run(kit, tmp_path, "score_locally.py", submission, "--ref", data / "semeval2021_task6",
+                     "--out", tmp_path / "out2", "--resamples", 0, "--phase", "dev")
+    assert wrong.returncode == 1 and "semeval2021_t6_st1.json: 200 meme ids are not in this phase" in wrong.stderr
+    # a folder with neither the competition's nor the tasks' names: the names it looks for
+    (tmp_path / "nothing").mkdir()
+    none = _kit_run(kit, tmp_path, "score_locally.py", submission, "--ref", tmp_path / "nothing", "--out",
+                    tmp_path / "out3")
+    assert none.returncode == 2 and "looks for the competition's gold names (aicup2022_nlu.csv" in none.stderr
+    assert "or the tasks' released files (" in none.stderr and "dev_set_task1.txt" in none.stderr
+
+
+def test_score_locally_on_the_public_data_says_what_it_is(kit, tmp_path):
+    run = _kit_run(kit, tmp_path, "score_locally.py", kit / "sample_submission.zip", "--ref",
+                   kit / "public_data" / "dev", "--out", tmp_path / "out", "--resamples", 0)
+    assert run.returncode == 1
+    assert "looks like a phase's public data (the inputs, without the answers): score against gold, or " \
+           "check the format with check_format.py" in run.stderr
+    assert "missing field 'labels'" in run.stderr  # the details, shown because the participant holds them
+    assert run.stderr.strip().splitlines()[-1].startswith("platform: not decided here")

@@ -24,6 +24,9 @@ from ..records import check_duplicates, check_id_sets, record_limit
 from ..result import TrackResult
 
 TITLE = "EVALITA 2020 ATE_ABSITA: aspect terms, aspect polarity, review score"
+# The gold as the task released it, per split (file or folder names, found anywhere under
+# score_locally.py's --ref): a participant can score against the downloaded data as it is.
+RELEASED_GOLD = {"train": "ate_absita_training.ndjson", "dev": "ate_absita_dev.ndjson"}
 ID_FIELD = "id_sentence"
 _WORD = re.compile(r"\w+")
 

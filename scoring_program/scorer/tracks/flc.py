@@ -32,6 +32,9 @@ TITLE = "NLP4IF-2019 FLC: propaganda techniques and their spans in news articles
 TECHNIQUES = NLP4IF2019_FLC
 GOLD_FOLDER = "nlp4if2019_flc"
 FILE_NAME = "nlp4if2019_flc.tsv"
+# The gold as the task released it, per split (file or folder names, found anywhere under
+# score_locally.py's --ref): a participant can score against the downloaded data as it is.
+RELEASED_GOLD = {"train": "train-labels-FLC"}  # the PTC folder of article<ID>.task-FLC.labels files
 ALL_TECHNIQUES = "(any technique)"  # the single label of the fragments-only mode
 
 HEADER_SKIPPED = ("%d header line (column names, not a span) was skipped; the format has no header",

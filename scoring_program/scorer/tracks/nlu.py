@@ -27,6 +27,9 @@ from ..result import TrackResult
 TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
 FILE_NAME = "aicup2022_nlu.csv"
 TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test input (id,q,r,s)
+# The gold as the task released it, per split (file or folder names, found anywhere under
+# score_locally.py's --ref): a participant can score against the downloaded data as it is.
+RELEASED_GOLD = {"train": "Batch_answers - train_data (no-blank).csv"}  # the training layout id,q,r,s,q',r'
 HEADER_FIRST_CELL = "id"
 # The longest answer in characters, per answer token allowed (nlu_max_answer_tokens): checked
 # before anything is tokenized. 20 x 5,000 = 100,000 characters take about 0.1 s to tokenize; the

@@ -13,6 +13,9 @@ from ..techniques import SEMEVAL2021_T6_ST1_ST2
 
 TITLE = "SemEval-2021 Task 6, subtask 1: techniques in meme text"
 TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
+# The gold as the task released it, per split (file or folder names, found anywhere under
+# score_locally.py's --ref): a participant can score against the downloaded data as it is.
+RELEASED_GOLD = {"train": "training_set_task1.txt", "dev": "dev_set_task1.txt", "test": "test_set_task1.txt"}
 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,

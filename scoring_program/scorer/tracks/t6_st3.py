@@ -14,6 +14,9 @@ from ..techniques import SEMEVAL2021_T6_ST3
 
 TITLE = "SemEval-2021 Task 6, subtask 3: techniques in the whole meme"
 TECHNIQUES = SEMEVAL2021_T6_ST3
+# The gold as the task released it, per split (file or folder names, found anywhere under
+# score_locally.py's --ref): a participant can score against the downloaded data as it is.
+RELEASED_GOLD = {"dev": "dev_set_task3_labeled.txt", "test": "test_set_task3.txt"}  # (train: JSON Lines only)
 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
