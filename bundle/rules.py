@@ -62,7 +62,8 @@ def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_
         return ["competition.yaml: the top level must be a mapping"]
     for key in sorted(set(config) - COMPETITION_KEYS - {BLOCK}, key=str):
         add("competition.yaml: unknown top-level key %r (Codalab v1.5 rejects the whole bundle; "
-            "v2 keys such as version, pages, tasks, terms do not belong here)" % key)
+            "v2 keys such as version, pages, tasks, terms do not belong here): remove it, or put a "
+            "Codabench-only setting in the %s: block" % (key, BLOCK))
     title = config.get("title")
     if not isinstance(title, str) or not title.strip() or len(title) > 100:
         add("competition.yaml: title must be a non-empty string of at most 100 characters")
@@ -117,7 +118,8 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
             add("%s: must be a mapping" % where)
             continue
         for unknown in sorted(set(phase) - PHASE_KEYS, key=str):
-            add("%s: unknown key %r (Codalab v1.5 rejects the bundle)" % (where, unknown))
+            add("%s: unknown key %r (Codalab v1.5 rejects the bundle): remove it (known: %s)"
+                % (where, unknown, ", ".join(sorted(PHASE_KEYS))))
         number = phase.get("phasenumber")
         if not isinstance(number, int) or number in numbers:
             add("%s: phasenumber must be a unique integer" % where)
@@ -213,7 +215,8 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
             add("competition.yaml: leaderboard %s: key at most 36, label at most 64 characters" % key)
         labels[value["label"]] = key
     if len(labels) > 1:
-        add("competition.yaml: more than one leaderboard; Codabench attaches only the first")
+        add("competition.yaml: more than one leaderboard; Codabench attaches only the first: keep one "
+            "(every column in it)")
     key_to_track = {key: track for track in tracks for key in track.keys}
     used_tracks = set()
     selection = []
@@ -230,7 +233,7 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
             add("%s: must be a mapping" % where)
             continue
         for unknown in sorted(set(column) - COLUMN_KEYS, key=str):
-            add("%s: unknown key %r" % (where, unknown))
+            add("%s: unknown key %r: remove it (known: %s)" % (where, unknown, ", ".join(sorted(COLUMN_KEYS))))
         board_label = (column.get("leaderboard") or {}).get("label") if isinstance(column.get("leaderboard"), dict) else None
         if board_label not in labels:
             add("%s: leaderboard.label must equal a leaderboard's label exactly" % where)

@@ -495,3 +495,22 @@ def test_score_locally_on_the_public_data_says_what_it_is(kit, tmp_path):
            "check the format with check_format.py" in run.stderr
     assert "missing field 'labels'" in run.stderr  # the details, shown because the participant holds them
     assert run.stderr.strip().splitlines()[-1].startswith("platform: not decided here")
+
+
+def test_the_kit_readme_zip_command_works_without_a_shell_glob(kit, tmp_path):
+    """The README's zip line (python -m zipfile, file names listed) works the same in bash, zsh and
+    Windows: no glob, no zip program."""
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    line = next(l.strip() for l in readme.splitlines() if "-m zipfile -c" in l)
+    assert "*" not in line and line.startswith("python3 -m zipfile -c ../submission.zip ")
+    folder = tmp_path / "my_submission"
+    folder.mkdir()
+    zipfile.ZipFile(kit / "sample_submission.zip").extractall(folder)
+    names = line.split()[5:]
+    process = subprocess.run([sys.executable, "-m", "zipfile", "-c", "../submission.zip"] + names, cwd=str(folder),
+                             capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    assert sorted(zipfile.ZipFile(tmp_path / "submission.zip").namelist()) == sorted(names)
+    checked = _kit_run(kit, tmp_path, "check_format.py", tmp_path / "submission.zip")
+    assert checked.returncode == 0, checked.stderr
+    assert "## The Test phase" in readme and "refused in Test" in readme
