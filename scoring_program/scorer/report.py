@@ -108,17 +108,17 @@ def write_items(items_dir: str, results: Sequence[TrackResult], extra_lines: Seq
 
 
 _STYLE = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1em;color:#1b1f23;max-width:70em;
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1em;color:#1b1f23;max-width:80em;
 overflow-wrap:anywhere}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
 h3{font-size:1em;margin:1.2em 0 .3em}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin:.4em 0}th,td{padding:.25em .6em;text-align:right;border-bottom:1px solid #eaeef2;
-white-space:nowrap}th:first-child,td:first-child{text-align:left}th{background:#f6f8fa;vertical-align:bottom}
+white-space:nowrap}th:first-child,td:first-child{text-align:left}th{background:#f6f8fa;vertical-align:bottom;white-space:normal;overflow-wrap:normal}
 td.text{text-align:left;white-space:normal}
 th button{font:inherit;font-weight:bold;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 th[aria-sort=ascending] button::after{content:" \25B2"}th[aria-sort=descending] button::after{content:" \25BC"}
-td.bar{width:6em;text-align:left}.bar span{display:inline-block;height:.8em;background:#2f81f7;vertical-align:middle}
+td.bar{width:6em;min-width:6em;text-align:left}td.label,th.label{text-align:left;white-space:normal;min-width:10em;overflow-wrap:normal}.bar span{display:inline-block;height:.8em;background:#2f81f7;vertical-align:middle}
 .bar span.over{background:#cf222e}tr.absent td{color:#6e7781}.tag{font-size:.8em;border:1px solid #8c959f;
 border-radius:.6em;padding:0 .4em;margin-left:.4em;color:#57606a}
 .warnings{color:#9a6700}.note{color:#57606a;font-size:.9em}.key{font-family:monospace}
@@ -134,6 +134,7 @@ _SCRIPT = """
 document.querySelectorAll("table.sortable").forEach(function (table) {
   var heads = table.tHead.rows[0].cells;
   Array.prototype.forEach.call(heads, function (head, column) {
+    if (!head.textContent) return;
     var button = document.createElement("button");
     button.type = "button";
     button.textContent = head.textContent;
@@ -163,9 +164,10 @@ RANKED = {"absita": ("ate_f1", "absa_f1", "sa_rmse")}
 
 
 def _bar(value: float) -> str:
-    width = max(0.0, min(value, 1.0)) * 100
+    width = max(0.0, min(value, 1.0)) * 6  # em: the column is 6em wide
     over = " over" if value > 1.0 else ""
-    return '<td class="bar"><span class="%s" style="width:%.1f%%"></span></td>' % (over.strip(), width)
+    return '<td class="bar" data-v="%r"><span class="%s" style="width:%.2fem"></span></td>' % (
+        value, over.strip(), width)
 
 
 def _number(value: float) -> str:
@@ -265,7 +267,7 @@ def _technique_table(result: TrackResult) -> List[str]:
     else:
         counts = ("gold (support)", "predicted", "TP", "FP", "FN")
     parts = ["<h3>Per technique</h3>",
-             '<div class="scroll"><table class="sortable" id="%s-techniques"><thead><tr><th>#</th><th>technique</th>%s'
+             '<div class="scroll"><table class="sortable" id="%s-techniques"><thead><tr><th>#</th><th class="label">technique</th>%s'
              '<th>P</th><th>R</th><th>F1</th><th aria-label="F1 bar"></th></tr></thead><tbody>'
              % (e(result.track), "".join("<th>%s</th>" % e(name) for name in counts))]
     for number, row in support_order(result.table):
@@ -278,7 +280,7 @@ def _technique_table(result: TrackResult) -> List[str]:
                       (row.true_positives, str(row.true_positives)), (row.false_positives, str(row.false_positives)),
                       (row.false_negatives, str(row.false_negatives))]
         values += [(row.precision, "%.4f" % row.precision), (row.recall, "%.4f" % row.recall), (row.f1, "%.4f" % row.f1)]
-        parts.append('<tr%s><td data-v="%d">%d</td><td>%s%s</td>%s%s</tr>'
+        parts.append('<tr%s><td data-v="%d">%d</td><td class="label">%s%s</td>%s%s</tr>'
                      % (' class="absent"' if absent else "", number, number, e(row.label),
                         '<span class="tag">absent</span>' if absent else "",
                         "".join('<td data-v="%r">%s</td>' % (value, text) for value, text in values),
@@ -305,7 +307,7 @@ def _chart(result: TrackResult) -> List[str]:
     technique of the table that is not absent."""
     e = _escape
     shown = [(number, row) for number, row in support_order(result.table) if not is_absent(row)]
-    width, height, left, right, top, bottom = 640, 300, 44, 16, 14, 40
+    width, height, left, right, top, bottom = 480, 280, 44, 16, 14, 40
     largest = max([row.gold for _, row in shown] + [1])
     decades = max(1, math.ceil(math.log10(largest + 1)))
 
@@ -318,7 +320,7 @@ def _chart(result: TrackResult) -> List[str]:
     parts = ['<h3>F1 against support</h3>',
              '<svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" '
              'aria-label="per-technique F1 against support, %s" '
-             'font-family="sans-serif" font-size="11">' % (width, height, width, height, e(result.track))]
+             'font-family="sans-serif" font-size="12">' % (width, height, width, height, e(result.track))]
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         parts.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#d0d7de"/>'
                      '<text x="%d" y="%.1f" text-anchor="end">%.2f</text>'
@@ -350,9 +352,9 @@ def _confusions_html(result: TrackResult) -> List[str]:
         parts.append('<p class="note">No predicted span overlaps a gold span of another technique.</p>')
         return parts
     parts.append('<div class="scroll"><table class="sortable" id="%s-confusions"><thead><tr><th>predicted technique</th>'
-                 '<th>gold technique it overlaps</th><th>span pairs</th></tr></thead><tbody>' % e(result.track))
+                 '<th class="label">gold technique it overlaps</th><th>span pairs</th></tr></thead><tbody>' % e(result.track))
     for (predicted, gold), count in pairs[:MAX_CONFUSIONS]:
-        parts.append('<tr><td>%s</td><td class="text">%s</td><td data-v="%d">%d</td></tr>'
+        parts.append('<tr><td>%s</td><td class="label">%s</td><td data-v="%d">%d</td></tr>'
                      % (e(predicted), e(gold), count, count))
     parts.append("</tbody></table></div>")
     more = ("; the %d smallest of %d pairs of techniques are not listed" % (len(pairs) - MAX_CONFUSIONS, len(pairs))
