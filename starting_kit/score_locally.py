@@ -257,7 +257,8 @@ def main(argv=None) -> int:
     parser.add_argument("--phase", default="dev", help="the phase whose gold to use (default: dev)")
     parser.add_argument("--ref", help="the folder with the phase's gold files")
     parser.add_argument("--out", default="scoring_output", help="where to keep the outputs")
-    parser.add_argument("--items", default="", help="also write the per-item details into this folder")
+    parser.add_argument("--items", default="", help="also write the per-item details and error_analysis.html "
+                        "(the worst items, their spans highlighted) into this folder")
     parser.add_argument("--resamples", type=int, default=1000,
                         help="bootstrap resamples for the confidence intervals (0: none)")
     args = parser.parse_args(argv)
@@ -276,6 +277,8 @@ def main(argv=None) -> int:
     page = os.path.join(out_dir, "detailed_results.html")
     if code == 0:
         print("detailed results: %s" % page)
+        if args.items:
+            print("error analysis: %s" % os.path.join(os.path.abspath(args.items), "error_analysis.html"))
     else:
         print("the submission was not scored (exit %d); the lines above say why" % code, file=sys.stderr)
     return code

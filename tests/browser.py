@@ -25,6 +25,12 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dis
          "--disable-component-update", "--disable-sync", "--remote-debugging-pipe", "--hide-scrollbars"]
 
 
+# For a plain command-line run (--screenshot, console lines on stderr), as tests/test_rank_submissions.py does.
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--enable-logging=stderr", "--v=0"]
+
+
 def chromium_path() -> str:
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if not found:
