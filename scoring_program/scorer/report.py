@@ -20,7 +20,7 @@ import math
 import os
 from typing import Dict, List, Sequence, Tuple
 
-from .registry import BY_NAME, LOWER_IS_BETTER
+from .registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
 from .result import Columns, TechniqueRow, TrackResult
 
 MIN_DECIMALS = 9
@@ -230,9 +230,13 @@ def _track_html(result: TrackResult, detail: str) -> List[str]:
     summary = "; ".join("<span class=\"key\">%s</span> = %s (%s is better)"
                         % (e(key), _number(result.scores[key]), "lower" if key in LOWER_IS_BETTER else "higher")
                         for key in ranked)
-    parts.append('<p class="summary">Ranking score%s: %s. The leaderboard is ordered by its first column; '
-                 'sort it by %s to see this track\'s ranking.</p>'
-                 % ("s" if len(ranked) > 1 else "", summary, "these columns" if len(ranked) > 1 else "this column"))
+    if ranked and ranked[0] == ALL_KEYS[0]:
+        meaning = "The leaderboard is ordered by this column."
+    else:
+        meaning = ("The leaderboard is ordered by its first column (%s); sort it by %s to see this track's "
+                   "ranking." % (ALL_KEYS[0], "these columns" if len(ranked) > 1 else "this column"))
+    parts.append('<p class="summary">Ranking score%s: %s. %s</p>'
+                 % ("s" if len(ranked) > 1 else "", summary, e(meaning)))
     if result.warnings:  # scored as the official scorer scores it; the participant should know
         parts.append('<ul class="warnings">')
         parts.extend("<li>%s: warning: %s</li>" % (e(track.filename), e(warning)) for warning in result.warnings)
