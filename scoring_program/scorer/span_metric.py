@@ -51,7 +51,7 @@ class SpanStatistics:
     __slots__ = ("documents", "techniques", "_technique_index", "_document", "_technique",
                  "_precision_sum", "_recall_sum", "_predicted", "_gold", "_pending", "confusions")
 
-    def __init__(self, techniques: Sequence[str] = ()) -> None:
+    def __init__(self, techniques: Sequence[str] = (), confusions: bool = True) -> None:
         self.documents: List[str] = []
         self.techniques: List[str] = list(techniques)
         self._technique_index = {technique: i for i, technique in enumerate(self.techniques)}
@@ -62,8 +62,9 @@ class SpanStatistics:
         self._predicted = array("l")
         self._gold = array("l")
         self._pending: List[Tuple[int, int, float, float, int, int]] = []
-        # (predicted technique, gold technique) -> overlapping span pairs of two techniques
-        self.confusions: Dict[Tuple[str, str], int] = {}
+        # (predicted technique, gold technique) -> overlapping span pairs of two techniques; None:
+        # not counted (a phase whose detailed results show the scores only)
+        self.confusions: Optional[Dict[Tuple[str, str], int]] = {} if confusions else None
 
     def add_document(self, document: str, gold: Mapping[str, Sequence[Span]],
                      predicted: Mapping[str, Sequence[Span]], disjoint: bool = False) -> None:
@@ -100,7 +101,7 @@ class SpanStatistics:
                 pending.append((number, index, 0.0, 0.0, len(predicted_spans), 0))
         if len(pending) >= 4096:
             self._flush()
-        if predicted and gold and (len(gold) > 1 or len(predicted) > 1 or gold.keys() != predicted.keys()):
+        if self.confusions is not None and predicted and gold and (len(gold) > 1 or len(predicted) > 1 or gold.keys() != predicted.keys()):
             add_confusions(gold, predicted, self.confusions)
 
     def _new_technique(self, technique: str) -> int:
@@ -353,5 +354,5 @@ def span_track_result(track: str, title: str, prefix: str, statistics: SpanStati
         table=table,
         table_note=note,
         private=private,
-        confusions=dict(statistics.confusions),
+        confusions=None if statistics.confusions is None else dict(statistics.confusions),
     )

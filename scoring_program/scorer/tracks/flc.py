@@ -283,7 +283,8 @@ def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], optio
     problem, statistics are no longer computed."""
     collapse = options.flc_ignore_techniques
     policy = options.overlapping_predictions
-    statistics = SpanStatistics(() if collapse else TECHNIQUES)
+    statistics = SpanStatistics(() if collapse else TECHNIQUES,
+                                confusions=options.detailed_results == "full" and not collapse)
     overlapping: List[Tuple[str, List[Overlap]]] = []
     for article in gold.order + unknown:
         checked: Mapping[str, List[Span]] = {}

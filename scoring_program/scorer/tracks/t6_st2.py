@@ -178,7 +178,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         for overlap in overlaps:
             problems.add("meme %r" % meme, overlap_problem(overlap))
     problems.raise_if_any()
-    statistics = SpanStatistics(TECHNIQUES)
+    statistics = SpanStatistics(TECHNIQUES, confusions=options.detailed_results == "full")
     for meme in gold_order:
         statistics.add_document(meme, gold[meme], predicted.get(meme, {}))
     result = span_track_result("t6_st2", TITLE, "t6_st2", statistics, TECHNIQUES,
