@@ -7,7 +7,7 @@ behind the scores), each with its text and the gold and predicted spans highligh
 or its gold and predicted labels (multilabel tracks).
 
 Bounded whatever the submission: ``MAX_ITEMS`` items a track, ``MAX_TEXT`` characters of text and
-``MAX_SPANS`` spans a side per item, labels clipped.
+``MAX_SPANS`` spans a side per item, item ids clipped.
 """
 
 from __future__ import annotations
@@ -168,7 +168,8 @@ def _label_item(view: ItemView) -> List[str]:
         parts.append('<div class="text-box">%s</div>' % e(view.text[:MAX_TEXT]))
 
     def labels(names, kind):
-        return ", ".join('<mark class="%s">%s</mark>' % (kind, e(clip(name)[1:-1])) for name in sorted(names)) or "none"
+        # (labels of the subtask's list only: the track refuses any other)
+        return ", ".join('<mark class="%s">%s</mark>' % (kind, e(name)) for name in sorted(names)) or "none"
     parts.append("<ul><li>correct: %s</li><li>missed (gold only): %s</li><li>false alarms (predicted only): %s</li></ul>"
                  % (labels(gold & predicted, "b"), labels(gold - predicted, "g"), labels(predicted - gold, "p")))
     return parts

@@ -195,7 +195,8 @@ def _item_view(gold_path: str, gold: Memes, predicted: Memes) -> Callable[[str],
     def view(meme: str) -> ItemView:
         if not texts:
             with open(gold_path, encoding="utf-8") as handle:
-                texts.update((record.get("id"), record.get("text")) for record in json.load(handle))
+                texts.update((record.get("id"), record.get("text")) for record in json.load(handle)
+                             if isinstance(record, dict))
         return ItemView(texts.get(meme), _flat(gold.get(meme, {})), _flat(predicted.get(meme, {})))
     return view
 
