@@ -391,8 +391,22 @@ def test_error_analysis_highlights_a_known_case(tmp_path):
             'title="predicted: Doubt">lose</mark> everything.') in text
     assert "item &#x27;1&#x27;" in text and "item &#x27;2&#x27;" not in text  # no error, not listed
     # the span list, in text order, with the fragments
-    assert re.search(r"<td>gold</td><td>Smears</td><td>3</td><td>11</td><td class=\"text\">must act</td>", text)
-    assert re.search(r"<td>predicted</td><td>Doubt</td><td>19</td><td>23</td><td class=\"text\">lose</td>", text)
+    assert re.search(r"<td>gold</td><td class=\"label\">Smears</td><td>3</td><td>11</td><td class=\"text\">must act</td>", text)
+    assert re.search(r"<td>predicted</td><td class=\"label\">Doubt</td><td>19</td><td>23</td><td class=\"text\">lose</td>", text)
     # error = (2 predicted - 0.5 precision sum) + (1 gold - 0.5 recall sum)
     assert "error 2</h3>" in text
     assert "must act" not in (run.output / "detailed_results.html").read_text(encoding="utf-8")
+
+
+def test_error_analysis_of_a_multilabel_track(tmp_path):
+    gold = [{"id": "7", "text": "Vote <now>!", "labels": ["Smears", "Doubt"]},
+            {"id": "8", "text": "ok", "labels": []}]
+    predicted = [{"id": "7", "labels": ["Smears", "Bandwagon"]}, {"id": "8", "labels": []}]
+    run = run_score(tmp_path, {"semeval2021_t6_st1.json": json.dumps(gold)},
+                    {"semeval2021_t6_st1.json": json.dumps(predicted)}, items=True)
+    assert run.returncode == 0, run.stderr
+    text = (run.items / "error_analysis.html").read_text(encoding="utf-8")
+    assert "item &#x27;7&#x27;: error 2</h3>" in text and "&#x27;8&#x27;" not in text
+    assert "Vote &lt;now&gt;!" in text  # the text, escaped
+    assert ('<li>correct: <mark class="b">Smears</mark></li><li>missed (gold only): <mark class="g">Doubt</mark></li>'
+            '<li>false alarms (predicted only): <mark class="p">Bandwagon</mark></li>') in text

@@ -147,11 +147,11 @@ def _span_item(view: ItemView) -> List[str]:
         parts.append('<div class="text-box">%s</div>%s' % (highlight(text, gold, predicted), cut))
     rows = sorted([(start, end, "gold", technique) for technique, start, end in gold]
                   + [(start, end, "predicted", technique) for technique, start, end in predicted])
-    parts.append('<div class="scroll"><table><tr><th>side</th><th>technique</th><th>start</th><th>end</th>'
-                 '<th>text</th></tr>')
+    parts.append('<div class="scroll"><table><tr><th>side</th><th class="label">technique</th><th>start</th>'
+                 '<th>end</th><th class="label">text</th></tr>')
     for start, end, side, technique in rows:
         fragment = view.text[start:end] if view.text is not None else ""
-        parts.append('<tr><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td class="text">%s</td></tr>'
+        parts.append('<tr><td>%s</td><td class="label">%s</td><td>%d</td><td>%d</td><td class="text">%s</td></tr>'
                      % (side, e(technique), start, end, e(fragment if len(fragment) <= 200 else fragment[:200] + "…")))
     parts.append("</table></div>")
     for side, spans in (("gold", view.gold), ("predicted", view.predicted)):
