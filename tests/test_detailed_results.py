@@ -410,3 +410,23 @@ def test_error_analysis_of_a_multilabel_track(tmp_path):
     assert "Vote &lt;now&gt;!" in text  # the text, escaped
     assert ('<li>correct: <mark class="b">Smears</mark></li><li>missed (gold only): <mark class="g">Doubt</mark></li>'
             '<li>false alarms (predicted only): <mark class="p">Bandwagon</mark></li>') in text
+
+
+def test_page_prints(page, tmp_path):
+    """Printable: Chromium prints it to PDF (A4), the tables unscrolled (print style)."""
+    from browser import Browser
+    import base64
+    browser = Browser(tmp_path / "profile")
+    try:
+        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        browser.send("Page.enable", session=session)
+        browser.send("Page.navigate", {"url": page.as_uri()}, session=session)
+        browser.wait_for("Page.loadEventFired")
+        pdf = base64.b64decode(browser.send("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69},
+                                            session=session, timeout=120)["data"])
+    finally:
+        browser.close()
+    assert pdf[:5] == b"%PDF-" and len(re.findall(rb"/Type\s*/Page(?!s)", pdf)) > 1  # several pages
+    (_screenshot_folder(tmp_path) / "detailed_results.pdf").write_bytes(pdf)
+    assert "@media print{.scroll{overflow:visible}" in page.read_text(encoding="utf-8")
