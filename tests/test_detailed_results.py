@@ -215,6 +215,20 @@ def test_every_number_follows_from_the_per_item_statistics(phase, page):
             supports.append(expected[0])
             assert ("absent" in cells[1][0]) == (expected[0] == 0 and expected[1] == 0)
         assert supports == sorted(supports, reverse=True)  # printed by support, largest first
+        # the details table: sums of the same statistics
+        sums = {kind: sum(value for column, value in totals.items() if column.startswith(kind + "|"))
+                for kind in ("tp", "fp", "fn", "gold", "predicted", "precision_sum", "recall_sum")}
+        if track in ("t6_st2", "flc"):
+            expected_details = {"%ss" % result.private.names[0]: len(statistics.items), "gold spans": sums["gold"],
+                                "predicted spans": sums["predicted"], "precision sum": sums["precision_sum"],
+                                "recall sum": sums["recall_sum"]}
+        else:
+            tp, fp, fn = sums["tp"], sums["fp"], sums["fn"]
+            expected_details = {"memes": len(statistics.items), "gold labels": tp + fn, "predicted labels": tp + fp,
+                                "micro precision": tp / (tp + fp), "micro recall": tp / (tp + fn)}
+        for label, value in expected_details.items():
+            shown = "%d" % value if isinstance(value, int) else "%.6f" % value
+            assert "<tr><td>%s</td><td>%s</td></tr>" % (label, shown) in text, (track, label, shown)
         if track in ("t6_st2", "flc"):
             confusions = {(cells[0][0], cells[1][0]): int(cells[2][0]) for cells in tables["%s-confusions" % track]}
             assert confusions and confusions == naive_confusions(base, track)
