@@ -230,7 +230,7 @@ def test_every_number_follows_from_the_per_item_statistics(phase, page):
             shown = "%d" % value if isinstance(value, int) else "%.6f" % value
             assert "<tr><td>%s</td><td>%s</td></tr>" % (label, shown) in text, (track, label, shown)
         if track in ("t6_st2", "flc"):
-            confusions = {(cells[0][0], cells[1][0]): int(cells[2][0]) for cells in tables["%s-confusions" % track]}
+            confusions = {(cells[1][0], cells[2][0]): int(cells[0][0]) for cells in tables["%s-confusions" % track]}
             assert confusions and confusions == naive_confusions(base, track)
 
 

@@ -118,7 +118,7 @@ white-space:nowrap}th:first-child,td:first-child{text-align:left}th{background:#
 td.text{text-align:left;white-space:normal}
 th button{font:inherit;font-weight:bold;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 th[aria-sort=ascending] button::after{content:" \25B2"}th[aria-sort=descending] button::after{content:" \25BC"}
-td.bar{width:6em;min-width:6em;text-align:left}td.label,th.label{text-align:left;white-space:normal;min-width:10em;overflow-wrap:normal}.bar span{display:inline-block;height:.8em;background:#2f81f7;vertical-align:middle}
+td.bar{width:6em;min-width:6em;text-align:left}td.label,th.label{text-align:left;white-space:normal;min-width:8em;overflow-wrap:normal}.bar span{display:inline-block;height:.8em;background:#2f81f7;vertical-align:middle}
 .bar span.over{background:#cf222e}tr.absent td{color:#6e7781}.tag{font-size:.8em;border:1px solid #8c959f;
 border-radius:.6em;padding:0 .4em;margin-left:.4em;color:#57606a}
 .warnings{color:#9a6700}.note{color:#57606a;font-size:.9em}.key{font-family:monospace}
@@ -355,11 +355,12 @@ def _confusions_html(result: TrackResult) -> List[str]:
     if not pairs:
         parts.append('<p class="note">No predicted span overlaps a gold span of another technique.</p>')
         return parts
-    parts.append('<div class="scroll"><table class="sortable" id="%s-confusions"><thead><tr><th>predicted technique</th>'
-                 '<th class="label">gold technique it overlaps</th><th>span pairs</th></tr></thead><tbody>' % e(result.track))
+    parts.append('<div class="scroll"><table class="sortable" id="%s-confusions"><thead><tr><th>span pairs</th>'
+                 '<th class="label">predicted technique</th><th class="label">gold technique it overlaps</th></tr>'
+                 '</thead><tbody>' % e(result.track))
     for (predicted, gold), count in pairs[:MAX_CONFUSIONS]:
-        parts.append('<tr><td>%s</td><td class="label">%s</td><td data-v="%d">%d</td></tr>'
-                     % (e(predicted), e(gold), count, count))
+        parts.append('<tr><td data-v="%d">%d</td><td class="label">%s</td><td class="label">%s</td></tr>'
+                     % (count, count, e(predicted), e(gold)))
     parts.append("</tbody></table></div>")
     more = ("; the %d smallest of %d pairs of techniques are not listed" % (len(pairs) - MAX_CONFUSIONS, len(pairs))
             if len(pairs) > MAX_CONFUSIONS else "")
