@@ -6,8 +6,9 @@ INPUT/res  the participant's files, named as in ``scorer/registry.py``
 OUTPUT/    scores.txt, scores.json, detailed_results.html: nothing else, and nothing derived from
            gold beyond the leaderboard scores and aggregates (Codabench lets participants
            download the whole folder)
---items DIR  (local runs only) per-item details, which reveal gold, and the full text of
-           reference-data problems and internal errors
+--items DIR  (local runs only) per-item details, which reveal gold, the full text of
+           reference-data problems and internal errors, and error_analysis.html: the worst items
+           of each track with their text and the gold and predicted spans highlighted
 
 Every track whose gold is in ref/ and whose file is in res/ is scored. Every key of the phase's
 tracks is written: a track the submission did not enter gets a value that ranks last
@@ -132,6 +133,8 @@ def run(argv, items_dir=None):
             continue
         for warning in result.warnings:
             print("%s: warning: %s" % (track.filename, warning))
+        if items_dir is None:
+            result.item_view = None  # per item, gold: for a local run only (and its memory freed)
         outcome.results.append(result)
     return outcome.finish()
 
@@ -161,6 +164,8 @@ class Outcome:
         write_html(self.output_dir, self.results, shown, not_entered, self.detail)
         if self.items_dir is not None:
             write_items(self.items_dir, self.results, list(self.problems) + list(self.private_lines))
+            from scorer.error_analysis import write_error_analysis  # (local runs only)
+            write_error_analysis(self.items_dir, self.results)
         for key, value in scores.items():
             print("%s: %.6f" % (key, value))
         for name in not_entered:

@@ -380,7 +380,8 @@ def main(argv=None) -> int:
                              "(train, dev, test; default: the one whose ids the submission matches)")
     parser.add_argument("--ref", help="the folder with the phase's gold files")
     parser.add_argument("--out", default="scoring_output", help="where to keep the outputs")
-    parser.add_argument("--items", default="", help="also write the per-item details into this folder")
+    parser.add_argument("--items", default="", help="also write the per-item details and error_analysis.html "
+                        "(the worst items, their spans highlighted) into this folder")
     parser.add_argument("--resamples", type=int, default=1000,
                         help="bootstrap resamples for the confidence intervals (0: none)")
     args = parser.parse_args(argv)
@@ -398,6 +399,8 @@ def main(argv=None) -> int:
         return 2
     if code == 0:
         print("detailed results: %s" % os.path.join(out_dir, "detailed_results.html"))
+        if args.items:
+            print("error analysis: %s" % os.path.join(os.path.abspath(args.items), "error_analysis.html"))
     print(verdict(code, stderr), file=sys.stdout if code == 0 else sys.stderr)
     return code
 

@@ -260,7 +260,12 @@ def test_score_locally_runs_the_same_program(kit, tmp_path):
     assert process.returncode == 0, process.stderr
     assert "t6_st1_f1_micro:" in process.stdout and "detailed results:" in process.stdout
     assert sorted(os.listdir(tmp_path / "out")) == ["detailed_results.html", "scores.json", "scores.txt"]
-    assert sorted(os.listdir(tmp_path / "items")) == sorted("%s_items.json" % t.name for t in TRACKS)
+    assert sorted(os.listdir(tmp_path / "items")) == sorted(["%s_items.json" % t.name for t in TRACKS]
+                                                            + ["error_analysis.html"])
+    assert "error analysis: %s" % (tmp_path / "items" / "error_analysis.html") in process.stdout
+    analysis = (tmp_path / "items" / "error_analysis.html").read_text(encoding="utf-8")
+    for track in ("t6_st1", "t6_st2", "t6_st3", "flc"):
+        assert 'id="%s"' % track in analysis
 
 
 def test_score_locally_needs_gold_and_says_so(kit, tmp_path):

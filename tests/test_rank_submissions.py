@@ -19,7 +19,7 @@ import pytest
 from baselines import write_submission
 from conftest import ROOT, nltk_data_dir, run_score
 from scorer.registry import ALL_KEYS
-from test_detailed_results import CHROMIUM_FLAGS, _chromium
+from browser import CHROMIUM_FLAGS, chromium_path as _chromium
 
 sys.path.insert(0, str(ROOT))
 import rank_submissions  # noqa: E402

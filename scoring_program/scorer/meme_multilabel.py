@@ -6,6 +6,7 @@ Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and th
 
 from __future__ import annotations
 
+import json
 from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
@@ -15,7 +16,7 @@ from .options import Options, other_phase_ids
 from .problems import Problems, reading_reference
 from .readers import record_where
 from .records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
-from .result import Columns, TrackResult
+from .result import Columns, ItemView, TrackResult
 
 # (id, set of labels, the labels as listed in the file) per record, in file order
 LabelSets = List[Tuple[str, FrozenSet[str], Sequence[str]]]
@@ -134,6 +135,19 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
             return list(map(itemgetter(2), gold))
         return list(map(itemgetter(2), predicted))
 
+    def item_view(meme: str) -> ItemView:  # local error analysis only: the gold file is read again, once
+        if not texts:
+            with open(gold_path, encoding="utf-8") as handle:
+                texts.update((record.get("id"), record.get("text")) for record in json.load(handle)
+                             if isinstance(record, dict))
+        if not where:
+            where.update((identifier, i) for i, identifier in enumerate(gold_ids))
+        index = where[meme]
+        text = texts.get(meme)
+        return ItemView(text if isinstance(text, str) else None, list(gold[index][2]), list(predicted[index][2]))
+
+    texts: Dict[Any, Any] = {}
+    where: Dict[str, int] = {}
     return TrackResult(
         track=track,
         title=title,
@@ -150,4 +164,5 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
                    "gold and predictions scores 1.0 and counts in the macro average.",
         warnings=problems.warnings,
         private=Columns(["id", "gold", "predicted"], private_column),
+        item_view=item_view,
     )

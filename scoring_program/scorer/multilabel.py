@@ -116,7 +116,8 @@ def micro_macro(counts: Dict[str, ClassCounts], classes: Sequence[str]) -> Multi
     for label in classes:
         c = counts[label]
         precision, recall, f1 = sklearn_prf(c.true_positives, c.false_positives, c.false_negatives)
-        rows.append(TechniqueRow(label, precision, recall, f1, c.gold, c.predicted))
+        rows.append(TechniqueRow(label, precision, recall, f1, c.gold, c.predicted, c.true_positives,
+                                 c.false_positives, c.false_negatives))
     tp = sum(counts[label].true_positives for label in classes)
     fp = sum(counts[label].false_positives for label in classes)
     fn = sum(counts[label].false_negatives for label in classes)

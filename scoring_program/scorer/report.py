@@ -18,10 +18,10 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
-from .registry import BY_NAME, LOWER_IS_BETTER
-from .result import Columns, TrackResult
+from .registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
+from .result import Columns, TechniqueRow, TrackResult
 
 MIN_DECIMALS = 9
 NOT_ENTERED_HIGHER_IS_BETTER = -1.0  # every real score of these columns is >= 0
@@ -108,19 +108,66 @@ def write_items(items_dir: str, results: Sequence[TrackResult], extra_lines: Seq
 
 
 _STYLE = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5em;color:#1b1f23;max-width:70em}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1em;color:#1b1f23;max-width:80em;
+overflow-wrap:anywhere}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
-table{border-collapse:collapse;margin:.6em 0}th,td{padding:.25em .7em;text-align:right;border-bottom:1px solid #eaeef2}
-th:first-child,td:first-child{text-align:left}th{background:#f6f8fa}
-td.bar{width:14em;text-align:left}.bar span{display:inline-block;height:.8em;background:#2f81f7;vertical-align:middle}
-.bar span.over{background:#cf222e}.warnings{color:#9a6700}.note{color:#57606a;font-size:.9em}.key{font-family:monospace}
+h3{font-size:1em;margin:1.2em 0 .3em}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:.4em 0}th,td{padding:.25em .6em;text-align:right;border-bottom:1px solid #eaeef2;
+white-space:nowrap}th:first-child,td:first-child{text-align:left}th{background:#f6f8fa;vertical-align:bottom;white-space:normal;overflow-wrap:normal}
+td.text{text-align:left;white-space:normal}
+th button{font:inherit;font-weight:bold;background:none;border:0;padding:0;cursor:pointer;color:inherit}
+th[aria-sort=ascending] button::after{content:" \25B2"}th[aria-sort=descending] button::after{content:" \25BC"}
+td.bar{width:6em;min-width:6em;text-align:left}td.label,th.label{text-align:left;white-space:normal;min-width:8em;overflow-wrap:normal}.bar span{display:inline-block;height:.8em;background:#2f81f7;vertical-align:middle}
+.bar span.over{background:#cf222e}tr.absent td{color:#6e7781}.tag{font-size:.8em;border:1px solid #8c959f;
+border-radius:.6em;padding:0 .4em;margin-left:.4em;color:#57606a}
+.warnings{color:#9a6700}.note{color:#57606a;font-size:.9em}.key{font-family:monospace}
+.summary{background:#f6f8fa;border-left:3px solid #2f81f7;padding:.4em .8em}
+svg.chart{max-width:100%;height:auto;display:block}
+@media print{.scroll{overflow:visible}th button::after{content:""}body{max-width:none;margin:0}
+h2{break-after:avoid}table,svg{break-inside:avoid}}
 """
+
+# Sorting by a click on a column's header; without script the tables stay in their printed order
+# (support, descending). Cells carry their exact value in data-v.
+_SCRIPT = """
+document.querySelectorAll("table.sortable").forEach(function (table) {
+  var heads = table.tHead.rows[0].cells;
+  Array.prototype.forEach.call(heads, function (head, column) {
+    if (!head.textContent) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = head.textContent;
+    head.textContent = "";
+    head.appendChild(button);
+    button.addEventListener("click", function () {
+      var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+      var sign = head.getAttribute("aria-sort") === "descending" ? 1 : -1;
+      var value = function (row) { var cell = row.cells[column]; var v = cell.getAttribute("data-v");
+        return v === null ? cell.textContent : parseFloat(v); };
+      rows.sort(function (a, b) { var x = value(a), y = value(b);
+        return sign * (typeof x === "number" ? x - y : String(x).localeCompare(String(y))); });
+      Array.prototype.forEach.call(heads, function (other) { other.removeAttribute("aria-sort"); });
+      head.setAttribute("aria-sort", sign > 0 ? "ascending" : "descending");
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+});
+"""
+
+MAX_CONFUSIONS = 40  # rows of the confusion list (at most techniques², ~400, pairs exist)
+
+# The scores each track is ranked by (absita: the three subtasks of EVALITA 2020), as the
+# organisers' results rank them (``resampling.LEADERBOARDS``); the board is ordered by its first
+# column (t6_st1_f1_micro), so a track's ranking is its column's order.
+RANKED = {"absita": ("ate_f1", "absa_f1", "sa_rmse")}
 
 
 def _bar(value: float) -> str:
-    width = max(0.0, min(value, 1.0)) * 100
+    width = max(0.0, min(value, 1.0)) * 6  # em: the column is 6em wide
     over = " over" if value > 1.0 else ""
-    return '<td class="bar"><span class="%s" style="width:%.1f%%"></span></td>' % (over.strip(), width)
+    return '<td class="bar" data-v="%r"><span class="%s" style="width:%.2fem"></span></td>' % (
+        value, over.strip(), width)
 
 
 def _number(value: float) -> str:
@@ -135,11 +182,27 @@ def _escape(text: str) -> str:
             .replace('"', "&quot;").replace("'", "&#x27;"))
 
 
+def is_absent(row: TechniqueRow) -> bool:
+    """No gold and no prediction of this technique: its F1 of 1.0 says nothing of the system."""
+    return row.gold == 0 and row.predicted == 0
+
+
+def support_order(table: Sequence[TechniqueRow]) -> List[Tuple[int, TechniqueRow]]:
+    """(number in the track's list, row), by support (gold count) descending, then list order."""
+    return sorted(enumerate(table, start=1), key=lambda pair: (-pair[1].gold, -pair[1].predicted, pair[0]))
+
+
 def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_entered: Sequence[str] = (),
                 detail: str = "full") -> str:
-    """The participant's page; ``detail`` "scores" shows the leaderboard scores only."""
+    """The participant's page; ``detail`` "scores" shows the leaderboard scores only.
+
+    Every number is a score of ``scores.json`` or an aggregate the track computed from its
+    per-item statistics (``result.details``, ``result.table``, ``result.confusions``): the page
+    formats, orders and draws them, and computes nothing.
+    """
     e = _escape
     parts: List[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+                        '<meta name="viewport" content="width=device-width, initial-scale=1">',
                         "<title>Detailed results</title><style>%s</style></head><body>" % _STYLE,
                         "<h1>Detailed results</h1>"]
     if problems:
@@ -148,42 +211,164 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
         parts.append("</ul>")
     if not results:
         parts.append('<p class="note">No track was scored.</p>')
-    for result in results:
-        parts.append('<h2 id="%s">%s</h2>' % (e(result.track), e(result.title)))
-        if result.warnings:  # scored as the official scorer scores it; the participant should know
-            parts.append('<ul class="warnings">')
-            parts.extend("<li>%s: warning: %s</li>" % (e(BY_NAME[result.track].filename), e(warning))
-                         for warning in result.warnings)
-            parts.append("</ul>")
-        parts.append("<table><tr><th>score</th><th>value</th></tr>")
-        for key, value in result.scores.items():
-            direction = " (lower is better)" if key in LOWER_IS_BETTER else ""
-            parts.append('<tr><td class="key">%s%s</td><td>%s</td></tr>' % (e(key), e(direction), _number(value)))
-        parts.append("</table>")
-        if detail == "scores":
-            continue
-        if result.details:
-            parts.append("<table><tr><th>detail</th><th>value</th></tr>")
-            for label, value in result.details.items():
-                parts.append("<tr><td>%s</td><td>%s</td></tr>" % (e(label), _number(value)))
-            parts.append("</table>")
-        for note in result.notes:
-            parts.append('<p class="note">%s</p>' % e(note))
-        if result.table:
-            parts.append("<table><tr><th>technique</th><th>P</th><th>R</th><th>F1</th><th aria-label=\"F1 bar\"></th>"
-                         "<th>gold</th><th>predicted</th></tr>")
-            for row in result.table:
-                parts.append("<tr><td>%s</td><td>%.4f</td><td>%.4f</td><td>%.4f</td>%s<td>%d</td><td>%d</td></tr>"
-                             % (e(row.label), row.precision, row.recall, row.f1, _bar(row.f1),
-                                row.gold, row.predicted))
-            parts.append("</table>")
-            if result.table_note:
-                parts.append('<p class="note">%s</p>' % e(result.table_note))
-    parts.extend(_not_entered_html(not_entered))
     if detail == "scores" and results:
         parts.append('<p class="note">This phase shows the leaderboard scores only.</p>')
+    for result in results:
+        parts.extend(_track_html(result, detail))
+    parts.extend(_not_entered_html(not_entered))
+    if detail == "full" and any(result.table for result in results):
+        parts.append("<script>%s</script>" % _SCRIPT)
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _track_html(result: TrackResult, detail: str) -> List[str]:
+    e = _escape
+    track = BY_NAME[result.track]
+    parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
+    ranked = [key for key in RANKED.get(result.track, (track.primary,)) if key in result.scores]
+    summary = "; ".join("<span class=\"key\">%s</span> = %s (%s is better)"
+                        % (e(key), _number(result.scores[key]), "lower" if key in LOWER_IS_BETTER else "higher")
+                        for key in ranked)
+    if ranked and ranked[0] == ALL_KEYS[0]:
+        meaning = "The leaderboard is ordered by this column."
+    else:
+        meaning = ("The leaderboard is ordered by its first column (%s); sort it by %s to see this track's "
+                   "ranking." % (ALL_KEYS[0], "these columns" if len(ranked) > 1 else "this column"))
+    parts.append('<p class="summary">Ranking score%s: %s. %s</p>'
+                 % ("s" if len(ranked) > 1 else "", summary, e(meaning)))
+    if result.warnings:  # scored as the official scorer scores it; the participant should know
+        parts.append('<ul class="warnings">')
+        parts.extend("<li>%s: warning: %s</li>" % (e(track.filename), e(warning)) for warning in result.warnings)
+        parts.append("</ul>")
+    parts.append('<div class="scroll"><table><tr><th>score</th><th>value</th></tr>')
+    for key, value in result.scores.items():
+        direction = " (lower is better)" if key in LOWER_IS_BETTER else ""
+        parts.append('<tr><td class="key">%s%s</td><td>%s</td></tr>' % (e(key), e(direction), _number(value)))
+    parts.append("</table></div>")
+    if detail == "scores":
+        return parts
+    if result.details:
+        parts.append('<div class="scroll"><table><tr><th>detail</th><th>value</th></tr>')
+        for label, value in result.details.items():
+            parts.append("<tr><td>%s</td><td>%s</td></tr>" % (e(label), _number(value)))
+        parts.append("</table></div>")
+    for note in result.notes:
+        parts.append('<p class="note">%s</p>' % e(note))
+    if result.table:
+        parts.extend(_technique_table(result))
+        parts.extend(_chart(result))
+    if result.confusions is not None:
+        parts.extend(_confusions_html(result))
+    return parts
+
+
+def _technique_table(result: TrackResult) -> List[str]:
+    e = _escape
+    spans = result.table[0].precision_sum is not None
+    if spans:
+        counts = ("gold spans (support)", "predicted spans", "precision sum", "recall sum")
+    else:
+        counts = ("gold (support)", "predicted", "TP", "FP", "FN")
+    parts = ["<h3>Per technique</h3>",
+             '<div class="scroll"><table class="sortable" id="%s-techniques"><thead><tr><th>#</th><th class="label">technique</th>%s'
+             '<th>P</th><th>R</th><th>F1</th><th aria-label="F1 bar"></th></tr></thead><tbody>'
+             % (e(result.track), "".join("<th>%s</th>" % e(name) for name in counts))]
+    for number, row in support_order(result.table):
+        absent = is_absent(row)
+        if spans:
+            values = [(row.gold, str(row.gold)), (row.predicted, str(row.predicted)),
+                      (row.precision_sum, "%.4f" % row.precision_sum), (row.recall_sum, "%.4f" % row.recall_sum)]
+        else:
+            values = [(row.gold, str(row.gold)), (row.predicted, str(row.predicted)),
+                      (row.true_positives, str(row.true_positives)), (row.false_positives, str(row.false_positives)),
+                      (row.false_negatives, str(row.false_negatives))]
+        values += [(row.precision, "%.4f" % row.precision), (row.recall, "%.4f" % row.recall), (row.f1, "%.4f" % row.f1)]
+        parts.append('<tr%s><td data-v="%d">%d</td><td class="label">%s%s</td>%s%s</tr>'
+                     % (' class="absent"' if absent else "", number, number, e(row.label),
+                        '<span class="tag">absent</span>' if absent else "",
+                        "".join('<td data-v="%r">%s</td>' % (value, text) for value, text in values),
+                        '<td class="bar" data-v="-1"></td>' if absent else _bar(row.f1)))
+    parts.append("</tbody></table></div>")
+    notes = [result.table_note] if result.table_note else []
+    if any(is_absent(row) for row in result.table):
+        if spans:
+            notes.append("absent: no gold span and no predicted span of this technique. Its F1 is 1 by the "
+                         "official formula; the track's score pools the spans of every technique, so an "
+                         "absent technique does not change it.")
+        else:
+            notes.append("absent: no gold label and no predicted label of this technique in this phase. Its F1 "
+                         "is 1.0 (scikit-learn's zero_division=1, as the official scorer computes it), and the "
+                         "macro-F1 counts it as 1.0 like every other technique of the list: it is not a "
+                         "strength of the system.")
+    notes.append("Rows by support (gold count), largest first; click a column's header to sort by it.")
+    parts.extend('<p class="note">%s</p>' % e(note) for note in notes)
+    return parts
+
+
+def _chart(result: TrackResult) -> List[str]:
+    """Per-technique F1 against support (gold count, on a log scale): one numbered point per
+    technique of the table that is not absent."""
+    e = _escape
+    shown = [(number, row) for number, row in support_order(result.table) if not is_absent(row)]
+    width, height, left, right, top, bottom = 480, 280, 44, 16, 14, 40
+    largest = max([row.gold for _, row in shown] + [1])
+    decades = max(1, math.ceil(math.log10(largest + 1)))
+
+    def x(support: int) -> float:
+        return left + (width - left - right) * math.log10(support + 1) / decades
+
+    def y(f1: float) -> float:
+        return top + (height - top - bottom) * (1 - max(0.0, min(f1, 1.2)) / 1.2)
+
+    parts = ['<h3>F1 against support</h3>',
+             '<svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" '
+             'aria-label="per-technique F1 against support, %s" '
+             'font-family="sans-serif" font-size="12">' % (width, height, width, height, e(result.track))]
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        parts.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#d0d7de"/>'
+                     '<text x="%d" y="%.1f" text-anchor="end">%.2f</text>'
+                     % (left, width - right, y(tick), y(tick), left - 4, y(tick) + 4, tick))
+    for power in range(decades + 1):
+        support = 10 ** power if power else 0
+        parts.append('<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#d0d7de"/>'
+                     '<text x="%.1f" y="%d" text-anchor="middle">%d</text>'
+                     % (x(support), x(support), top, height - bottom, x(support), height - bottom + 14, support))
+    parts.append('<text x="%d" y="%d" text-anchor="middle">support (gold count, log scale)</text>'
+                 % ((left + width - right) // 2, height - 6))
+    parts.append('<text x="12" y="%d" text-anchor="middle" transform="rotate(-90 12 %d)">F1</text>'
+                 % ((top + height - bottom) // 2, (top + height - bottom) // 2))
+    for number, row in shown:
+        parts.append('<g><title>%d %s: support %d, F1 %.4f</title><circle cx="%.1f" cy="%.1f" r="4" '
+                     'fill="%s"/><text x="%.1f" y="%.1f">%d</text></g>'
+                     % (number, e(row.label), row.gold, row.f1, x(row.gold), y(row.f1),
+                        "#cf222e" if row.f1 > 1.0 else "#2f81f7", x(row.gold) + 5, y(row.f1) - 4, number))
+    parts.append("</svg>")
+    parts.append('<p class="note">Points are numbered as the table\'s rows (#); absent techniques are not drawn.</p>')
+    return parts
+
+
+def _confusions_html(result: TrackResult) -> List[str]:
+    e = _escape
+    pairs = sorted((result.confusions or {}).items(), key=lambda item: (-item[1], item[0]))
+    parts = ["<h3>Spans confused with another technique</h3>"]
+    if not pairs:
+        parts.append('<p class="note">No predicted span overlaps a gold span of another technique.</p>')
+        return parts
+    parts.append('<div class="scroll"><table class="sortable" id="%s-confusions"><thead><tr><th>span pairs</th>'
+                 '<th class="label">predicted technique</th><th class="label">gold technique it overlaps</th></tr>'
+                 '</thead><tbody>' % e(result.track))
+    for (predicted, gold), count in pairs[:MAX_CONFUSIONS]:
+        parts.append('<tr><td data-v="%d">%d</td><td class="label">%s</td><td class="label">%s</td></tr>'
+                     % (count, count, e(predicted), e(gold)))
+    parts.append("</tbody></table></div>")
+    more = ("; the %d smallest of %d pairs of techniques are not listed" % (len(pairs) - MAX_CONFUSIONS, len(pairs))
+            if len(pairs) > MAX_CONFUSIONS else "")
+    parts.append('<p class="note">Each count is the number of (predicted span, gold span) pairs of these two '
+                 'techniques that share at least one character, over all %ss%s. They score nothing: the '
+                 'measure matches spans of the same technique only.</p>'
+                 % (e(str(result.private.names[0]) if hasattr(result.private, "names") else "document"), more))
+    return parts
 
 
 def _not_entered_html(not_entered: Sequence[str]) -> List[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .structs import factory, struct
 
@@ -44,6 +44,23 @@ class TechniqueRow:
     f1: float
     gold: int
     predicted: int
+    # The per-item statistics behind the row, summed by the track: multilabel tracks count true
+    # positives, false positives and false negatives; span tracks sum |p∩g|/|p| and |p∩g|/|g|.
+    true_positives: Optional[int] = None
+    false_positives: Optional[int] = None
+    false_negatives: Optional[int] = None
+    precision_sum: Optional[float] = None
+    recall_sum: Optional[float] = None
+
+
+@struct
+class ItemView:
+    """One item as the local error analysis shows it: its text (None when the gold has none) and
+    both sides, as (technique, start, end) spans (span tracks) or labels (multilabel tracks)."""
+
+    text: Optional[str]
+    gold: List[Any]
+    predicted: List[Any]
 
 
 @struct
@@ -57,3 +74,9 @@ class TrackResult:
     notes: List[str] = factory(list)  # shown to the participant (public)
     warnings: List[str] = factory(list)  # printed on stdout (public)
     private: Any = factory(list)  # per-item details, organisers only: a list of rows, or Columns
+    # Span tracks: (predicted technique X, gold technique Y) -> number of (predicted, gold) span
+    # pairs, X != Y, that share a character, summed over the documents (public: an aggregate).
+    confusions: Optional[Dict[Tuple[str, str], int]] = None
+    # For local error analysis only (``score.py --items``): item id -> ItemView (gold, text).
+    # score.py drops it on the platform, where nothing per item may be written.
+    item_view: Optional[Callable[[str], Any]] = None

@@ -8,6 +8,7 @@ sums of the same rows.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left, bisect_right
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .result import Columns, TechniqueRow, TrackResult
@@ -48,9 +49,9 @@ class SpanStatistics:
     """
 
     __slots__ = ("documents", "techniques", "_technique_index", "_document", "_technique",
-                 "_precision_sum", "_recall_sum", "_predicted", "_gold", "_pending")
+                 "_precision_sum", "_recall_sum", "_predicted", "_gold", "_pending", "confusions")
 
-    def __init__(self, techniques: Sequence[str] = ()) -> None:
+    def __init__(self, techniques: Sequence[str] = (), confusions: bool = True) -> None:
         self.documents: List[str] = []
         self.techniques: List[str] = list(techniques)
         self._technique_index = {technique: i for i, technique in enumerate(self.techniques)}
@@ -61,6 +62,9 @@ class SpanStatistics:
         self._predicted = array("l")
         self._gold = array("l")
         self._pending: List[Tuple[int, int, float, float, int, int]] = []
+        # (predicted technique, gold technique) -> overlapping span pairs of two techniques; None:
+        # not counted (a phase whose detailed results show the scores only)
+        self.confusions: Optional[Dict[Tuple[str, str], int]] = {} if confusions else None
 
     def add_document(self, document: str, gold: Mapping[str, Sequence[Span]],
                      predicted: Mapping[str, Sequence[Span]], disjoint: bool = False) -> None:
@@ -97,6 +101,8 @@ class SpanStatistics:
                 pending.append((number, index, 0.0, 0.0, len(predicted_spans), 0))
         if len(pending) >= 4096:
             self._flush()
+        if self.confusions is not None and predicted and gold and (len(gold) > 1 or len(predicted) > 1 or gold.keys() != predicted.keys()):
+            add_confusions(gold, predicted, self.confusions)
 
     def _new_technique(self, technique: str) -> int:
         index = self._technique_index[technique] = len(self.techniques)
@@ -144,6 +150,58 @@ class SpanStatistics:
         return list((self._precision_sum, self._recall_sum, self._predicted, self._gold)[index - 2])
 
 
+def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, Sequence[Span]],
+                   into: Dict[Tuple[str, str], int]) -> None:
+    """Add one document's (predicted X, gold Y) span pairs that share a character, X != Y.
+
+    The gold spans of all techniques sorted by start: a predicted [s, e) can only meet those that
+    start before e and after s - (the longest gold span), found by two binary searches; each of
+    them meets it when it ends after s. On real data that window holds a span or two. Where the
+    windows are wide (long spans: more candidates than 4 per predicted span and gold technique),
+    the pairs are counted per gold technique instead, never enumerated: a gold span [gs, ge) meets
+    [s, e) when gs < e and ge > s; those with gs < e are ``bisect_left(starts, e)``, and among them
+    those ending by s (ge <= s, so gs < s < e) are ``bisect_right(ends, s)``. Either way
+    O(n log n) per document, whatever the submission.
+
+    >>> counts = {}
+    >>> add_confusions({"Doubt": [(0, 10), (20, 30)]}, {"Smears": [(5, 25), (30, 40)], "Doubt": [(0, 3)]}, counts)
+    >>> counts
+    {('Smears', 'Doubt'): 2}
+    """
+    spans = sorted([(start, end, technique) for technique, group in gold.items() for start, end in group])
+    starts = [span[0] for span in spans]
+    longest = max([end - start for start, end, _ in spans])
+    windows = [(technique, start, bisect_right(starts, start - longest), bisect_left(starts, end))
+               for technique, group in predicted.items() for start, end in group]
+    if sum([high - low for _, _, low, high in windows]) > 4 * len(windows) * len(gold) + 64:
+        _count_confusions_per_technique(gold, predicted, into)  # wide windows: count, not enumerate
+        return
+    pairs = []
+    for technique, start, low, high in windows:
+        for k in range(low, high):
+            span = spans[k]
+            if span[1] > start and span[2] != technique:
+                pairs.append((technique, span[2]))
+    for key in pairs:
+        into[key] = into.get(key, 0) + 1
+
+
+def _count_confusions_per_technique(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, Sequence[Span]],
+                                    into: Dict[Tuple[str, str], int]) -> None:
+    bounds = [(technique, sorted(start for start, _ in spans), sorted(end for _, end in spans))
+              for technique, spans in gold.items() if spans]
+    for predicted_technique, spans in predicted.items():
+        for gold_technique, starts, ends in bounds:
+            if gold_technique == predicted_technique:
+                continue
+            pairs = 0
+            for start, end in spans:
+                pairs += bisect_left(starts, end) - bisect_right(ends, start)
+            if pairs:
+                key = (predicted_technique, gold_technique)
+                into[key] = into.get(key, 0) + pairs
+
+
 def precision_recall_f1(counts: SpanCounts) -> Tuple[float, float, float]:
     """The official micro formula: P = Psum/|S|, R = Rsum/|T|; F1 = 1 when both sides are empty.
 
@@ -180,7 +238,8 @@ def technique_rows(by_technique: Mapping[str, SpanCounts], techniques: Sequence[
     for technique in techniques:
         counts = by_technique.get(technique, SpanCounts())
         precision, recall, f1 = prf(counts)
-        rows.append(TechniqueRow(technique, precision, recall, f1, counts.gold, counts.predicted))
+        rows.append(TechniqueRow(technique, precision, recall, f1, counts.gold, counts.predicted,
+                                 precision_sum=counts.precision_sum, recall_sum=counts.recall_sum))
     return rows
 
 
@@ -295,4 +354,5 @@ def span_track_result(track: str, title: str, prefix: str, statistics: SpanStati
         table=table,
         table_note=note,
         private=private,
+        confusions=None if statistics.confusions is None else dict(statistics.confusions),
     )

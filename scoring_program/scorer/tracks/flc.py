@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ..options import Options, other_phase_ids
 from ..problems import Problems, reading_reference
 from ..problems import clip
 from ..readers import MAX_INT_DIGITS, read_text, text_blocks
 from ..records import add_other_phase_problem, label_problem, record_limit
-from ..result import TrackResult
+from ..result import ItemView, TrackResult
 from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                            span_track_result, warn_if_past_the_text)
 from ..span_store import MAX_OFFSET, SpanStore
@@ -261,7 +261,22 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     if collapse:
         result.notes.append("Fragments only: techniques are ignored (official -f mode).")
     result.warnings.extend(problems.warnings)
+    result.item_view = _item_view(gold_path, gold, predicted)
     return result
+
+
+def _item_view(gold_path: str, gold: SpanStore, predicted: SpanStore) -> Callable[[str], ItemView]:
+    """Local error analysis only: an article's text (when the gold folder has it) and spans."""
+    def view(article: str) -> ItemView:
+        text_path = os.path.join(gold_path, "article%s.txt" % article)
+        text = read_text(text_path, os.path.basename(text_path), None) if os.path.isfile(text_path) else None
+        return ItemView(text, _flat(gold.by_technique(article)) if article in gold else [],
+                        _flat(predicted.by_technique(article)) if article in predicted else [])
+    return view
+
+
+def _flat(spans: Mapping[str, List[Span]]) -> List[Tuple[str, int, int]]:
+    return [(technique, start, end) for technique, group in spans.items() for start, end in group]
 
 
 def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], options: Options,
@@ -271,7 +286,8 @@ def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], optio
     problem, statistics are no longer computed."""
     collapse = options.flc_ignore_techniques
     policy = options.overlapping_predictions
-    statistics = SpanStatistics(() if collapse else TECHNIQUES)
+    statistics = SpanStatistics(() if collapse else TECHNIQUES,
+                                confusions=options.detailed_results == "full" and not collapse)
     overlapping: List[Tuple[str, List[Overlap]]] = []
     for article in gold.order + unknown:
         checked: Mapping[str, List[Span]] = {}

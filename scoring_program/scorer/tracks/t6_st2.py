@@ -6,15 +6,16 @@ one meme, exactly as the official ``task-2-semeval21_scorer.py``. Metric card: `
 
 from __future__ import annotations
 
+import json
 import math
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..options import Options, other_phase_ids
 from ..problems import Problems, describe, reading_reference
 from ..readers import record_where
 from ..records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
-from ..result import TrackResult
+from ..result import ItemView, TrackResult
 from ..span_metric import (SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                            span_track_result, warn_if_past_the_text)
 from ..spans import Span
@@ -180,10 +181,28 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         for overlap in overlaps:
             problems.add("meme %r" % meme, overlap_problem(overlap))
     problems.raise_if_any()
-    statistics = SpanStatistics(TECHNIQUES)
+    statistics = SpanStatistics(TECHNIQUES, confusions=options.detailed_results == "full")
     for meme in gold_order:
         statistics.add_document(meme, gold[meme], predicted.get(meme, {}))
     result = span_track_result("t6_st2", TITLE, "t6_st2", statistics, TECHNIQUES,
                                options.per_technique_recall == "official", "meme")
     result.warnings.extend(problems.warnings)
+    result.item_view = _item_view(gold_path, gold, predicted)
     return result
+
+
+def _item_view(gold_path: str, gold: Memes, predicted: Memes) -> Callable[[str], ItemView]:
+    """Local error analysis only: a meme's text (the gold file is read again, once) and spans."""
+    texts: Dict[str, str] = {}
+
+    def view(meme: str) -> ItemView:
+        if not texts:
+            with open(gold_path, encoding="utf-8") as handle:
+                texts.update((record.get("id"), record.get("text")) for record in json.load(handle)
+                             if isinstance(record, dict))
+        return ItemView(texts.get(meme), _flat(gold.get(meme, {})), _flat(predicted.get(meme, {})))
+    return view
+
+
+def _flat(spans: Dict[str, List[Span]]) -> List[Tuple[str, int, int]]:
+    return [(technique, start, end) for technique, group in spans.items() for start, end in group]
