@@ -100,6 +100,19 @@ class Browser:
                 return event
             self.events.append(event)
 
+    def open_page(self, page: Path, domains=("Page",), metrics: Optional[Dict[str, Any]] = None) -> str:
+        """A new tab's session with ``domains`` enabled (and ``metrics`` set) showing ``page``,
+        loaded: the session id."""
+        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        for domain in domains:
+            self.send(domain + ".enable", session=session)
+        if metrics is not None:
+            self.send("Emulation.setDeviceMetricsOverride", metrics, session=session)
+        self.send("Page.navigate", {"url": page.as_uri()}, session=session)
+        self.wait_for("Page.loadEventFired")
+        return session
+
     def close(self) -> None:
         try:
             self.send("Browser.close", timeout=10)
@@ -120,14 +133,8 @@ def render(page: Path, width: int, screenshot: Path, profile: Path) -> Dict[str,
     screenshot written to ``screenshot``."""
     browser = Browser(profile)
     try:
-        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        for domain in ("Page", "Runtime", "Log"):
-            browser.send(domain + ".enable", session=session)
         metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 700}
-        browser.send("Emulation.setDeviceMetricsOverride", metrics, session=session)
-        browser.send("Page.navigate", {"url": page.as_uri()}, session=session)
-        browser.wait_for("Page.loadEventFired")
+        session = browser.open_page(page, ("Page", "Runtime", "Log"), metrics)
         measured = browser.send("Runtime.evaluate", {
             "expression": "[document.documentElement.scrollWidth, innerWidth, document.documentElement.scrollHeight]",
             "returnByValue": True}, session=session)["result"]["value"]

@@ -365,11 +365,7 @@ def test_sorting_script_sorts_and_the_page_works_without_it(page, tmp_path):
     from browser import Browser
     browser = Browser(tmp_path / "profile")
     try:
-        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        browser.send("Page.enable", session=session)
-        browser.send("Page.navigate", {"url": page.as_uri()}, session=session)
-        browser.wait_for("Page.loadEventFired")
+        session = browser.open_page(page)
         expression = """(function () {
             var table = document.getElementById("t6_st1-techniques");
             var button = table.tHead.rows[0].cells[9].querySelector("button");
@@ -432,11 +428,7 @@ def test_page_prints(page, tmp_path):
     import base64
     browser = Browser(tmp_path / "profile")
     try:
-        target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-        session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        browser.send("Page.enable", session=session)
-        browser.send("Page.navigate", {"url": page.as_uri()}, session=session)
-        browser.wait_for("Page.loadEventFired")
+        session = browser.open_page(page)
         pdf = base64.b64decode(browser.send("Page.printToPDF", {"paperWidth": 8.27, "paperHeight": 11.69},
                                             session=session, timeout=120)["data"])
     finally:
