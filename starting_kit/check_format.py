@@ -5,68 +5,28 @@
 
 It builds a stand-in "gold" from the phase's public inputs (the right ids, texts and article
 lengths, no answers) and runs the scoring program on it, so every check the platform makes (file
-names, ids, technique names, offsets within the texts, overlaps, CSV/JSON syntax) is made here
+names, ids, technique names, offsets, overlaps, CSV/JSON syntax) is made here
 too. The scores it computes mean nothing and are not shown.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import os
 import sys
 import tempfile
 
-from score_locally import HERE, KitError, score_submission, verdict
+from score_locally import HERE, KitError, program_tracks, score_submission, verdict
 
 
 def stand_in_gold(public_dir: str, gold_dir: str) -> list:
-    """Write a gold with empty answers for every track whose public input is in ``public_dir``."""
-    tracks = []
+    """Write a gold with empty answers for every track whose public input is in ``public_dir``
+    (each track module of the scoring program knows how: ``write_stand_in_gold``)."""
     os.makedirs(gold_dir, exist_ok=True)
-    for name in ("semeval2021_t6_st1.json", "semeval2021_t6_st2.json", "semeval2021_t6_st3.json"):
-        path = os.path.join(public_dir, name)
-        if os.path.isfile(path):
-            with open(path, encoding="utf-8-sig") as handle:
-                records = json.load(handle)
-            gold = [dict(record, labels=[]) for record in records]
-            with open(os.path.join(gold_dir, name), "w", encoding="utf-8") as handle:
-                json.dump(gold, handle, ensure_ascii=False)
-            tracks.append(name)
-    folder = os.path.join(public_dir, "nlp4if2019_flc")
-    if os.path.isdir(folder):
-        target = os.path.join(gold_dir, "nlp4if2019_flc")
-        os.makedirs(target)
-        with open(os.path.join(folder, "articles.txt"), encoding="utf-8") as handle:
-            for article in (line.strip() for line in handle):
-                if article:
-                    open(os.path.join(target, "article%s.task-FLC.labels" % article), "w").close()
-                    text = os.path.join(folder, "article%s.txt" % article)
-                    if os.path.isfile(text):
-                        with open(text, "rb") as source, open(os.path.join(target, "article%s.txt" % article), "wb") as out:
-                            out.write(source.read())
-        tracks.append("nlp4if2019_flc.tsv")
-    test_input = os.path.join(public_dir, "aicup2022_nlu_test.csv")
-    if os.path.isfile(test_input):
-        with open(test_input, encoding="utf-8-sig", newline="") as handle:
-            rows = [row for row in csv.reader(handle) if row]
-        with open(os.path.join(gold_dir, "aicup2022_nlu_test.csv"), "w", encoding="utf-8", newline="") as handle:
-            csv.writer(handle).writerows(rows)
-        with open(os.path.join(gold_dir, "aicup2022_nlu.csv"), "w", encoding="utf-8", newline="") as handle:
-            csv.writer(handle).writerows((row[0], "x", "x") for row in rows[1:])
-        tracks.append("aicup2022_nlu.csv")
-    reviews = os.path.join(public_dir, "evalita2020_absita.ndjson")
-    if os.path.isfile(reviews):
-        with open(reviews, encoding="utf-8-sig") as handle, \
-                open(os.path.join(gold_dir, "evalita2020_absita.ndjson"), "w", encoding="utf-8") as out:
-            for line in handle:
-                if line.strip():
-                    record = json.loads(line)
-                    out.write(json.dumps({"id_sentence": record["id_sentence"], "aspects": [],
-                                          "polarities": [], "score": 3}) + "\n")
-        tracks.append("evalita2020_absita.ndjson")
-    return tracks
+    written = []
+    for track, module in program_tracks():
+        written += module.write_stand_in_gold(public_dir, gold_dir, track.filename)
+    return written
 
 
 def main(argv=None) -> int:

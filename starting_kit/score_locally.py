@@ -268,14 +268,13 @@ def show_reference_problems(problems_path: str, reference_dir: str) -> None:
         print("  ... and %d more" % (len(lines) - 20), file=sys.stderr)
 
 
-def _program_tracks():
+def program_tracks():
     """The scoring program's tracks (its registry), imported from the program beside this kit."""
     program_dir = os.path.dirname(find_program())
     if program_dir not in sys.path:
         sys.path.insert(0, program_dir)
-    import importlib
     from scorer.registry import TRACKS
-    return [(track, importlib.import_module("scorer.tracks." + track.module)) for track in TRACKS]
+    return [(track, track.implementation()) for track in TRACKS]
 
 
 def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) -> str:
@@ -287,7 +286,7 @@ def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) 
     ``phase`` when given, the only one found, or the one whose ids the submission matches
     (scored alone against each); several matches ask for --phase.
     """
-    tracks = _program_tracks()
+    tracks = program_tracks()
     submitted = set(os.listdir(res_dir))
     found: Dict[str, str] = {}  # released name -> path (the first found, breadth first)
     for folder, folders, files in os.walk(reference_dir):
@@ -414,7 +413,7 @@ def verdict(code: int, stderr: str) -> str:
         return ("platform: not decided here: the gold given with --ref has problems (above); the platform "
                 "scores against its own gold")
     files = sorted({line.split(": ", 1)[0] for line in stderr.splitlines()
-                    if line.split(": ", 1)[0] in {track.filename for track, _ in _program_tracks()}})
+                    if line.split(": ", 1)[0] in {track.filename for track, _ in program_tracks()}})
     where = ("the problems of %s above" % ", ".join(files)) if files else "the problems above"
     return ("platform: this submission would FAIL as a whole: the platform records none of its scores, "
             "not even those of valid files, because of %s; fix them (or leave those files out) and "

@@ -32,9 +32,10 @@ class Track:
         return None
 
     def scorer(self) -> Callable[[str, str, str, Options, str], TrackResult]:
-        return self._module().score
+        return self.implementation().score
 
-    def _module(self):  # imported on first use: the nlu track's nltk only when it is scored
+    def implementation(self):
+        """The track's module (imported on first use: the nlu track's nltk only when it is scored)."""
         return importlib.import_module("scorer.tracks." + self.module)
 
 

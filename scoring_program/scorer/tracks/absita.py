@@ -12,6 +12,7 @@ Metric card: ``absita.md`` beside this file.
 from __future__ import annotations
 
 import math
+import os
 import re
 from functools import lru_cache
 from ..structs import factory, struct
@@ -329,3 +330,32 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         private=[{"id_sentence": identifier, "ate": vars(s.ate), "absa": vars(s.absa),
                   "squared_error": s.squared_error} for identifier, s in per_review],
     )
+
+
+# --- the public side (bundle build, starting kit): the inputs without the answers ---------------
+
+def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
+    from ..public_input import read_ndjson, write_ndjson
+    gold = os.path.join(gold_dir, filename)
+    if not os.path.isfile(gold):
+        return []
+    write_ndjson(os.path.join(public_dir, filename),
+                 [{ID_FIELD: record[ID_FIELD], "sentence": record.get("sentence", "")} for record in read_ndjson(gold)])
+    return [filename]
+
+
+def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
+    from ..public_input import read_ndjson
+    path = os.path.join(public_dir, filename)
+    return [record[ID_FIELD] for record in read_ndjson(path)] if os.path.isfile(path) else None
+
+
+def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
+    """Every review with no aspects, no polarities and the score 3."""
+    from ..public_input import read_ndjson, write_ndjson
+    path = os.path.join(public_dir, filename)
+    if not os.path.isfile(path):
+        return []
+    write_ndjson(os.path.join(gold_dir, filename),
+                 [{ID_FIELD: record[ID_FIELD], "aspects": [], "polarities": [], "score": 3} for record in read_ndjson(path)])
+    return [filename]

@@ -307,3 +307,60 @@ def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], optio
             for overlap in overlaps:
                 problems.add("article %s" % clip(article), overlap_problem(overlap))
     return statistics
+
+
+# --- the public side (bundle build, starting kit): the inputs without the answers ---------------
+
+ARTICLE_LIST = "articles.txt"  # in the public folder: every article id of the phase, one a line
+
+
+def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
+    """``nlp4if2019_flc/``: the article texts of the gold folder and ``articles.txt``."""
+    import shutil
+    from ..public_input import write_text
+    folder, tsv = os.path.join(gold_dir, GOLD_FOLDER), os.path.join(gold_dir, FILE_NAME)
+    articles: List[str] = []
+    if os.path.isdir(folder):
+        for name in sorted(os.listdir(folder)):
+            match = _GOLD_FILE.match(name)
+            if match:
+                articles.append(match.group(1))
+                text = os.path.join(folder, "article%s.txt" % match.group(1))
+                if os.path.isfile(text):
+                    os.makedirs(os.path.join(public_dir, GOLD_FOLDER), exist_ok=True)
+                    shutil.copyfile(text, os.path.join(public_dir, GOLD_FOLDER, "article%s.txt" % match.group(1)))
+    elif os.path.isfile(tsv):
+        with open(tsv, encoding="utf-8-sig") as handle:
+            for line in handle:
+                article = line.split("\t")[0].strip()
+                if article and article not in articles:
+                    articles.append(article)
+    else:
+        return []
+    write_text(os.path.join(public_dir, GOLD_FOLDER, ARTICLE_LIST), "".join(a + "\n" for a in articles))
+    return [GOLD_FOLDER + "/"]
+
+
+def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
+    path = os.path.join(public_dir, GOLD_FOLDER, ARTICLE_LIST)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        return [line.strip() for line in handle if line.strip()]
+
+
+def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
+    """A gold folder of empty ``.labels`` files, one per article, with the texts (they bound the
+    offsets)."""
+    import shutil
+    articles = public_ids(public_dir, filename)
+    if articles is None:
+        return []
+    target = os.path.join(gold_dir, GOLD_FOLDER)
+    os.makedirs(target, exist_ok=True)
+    for article in articles:
+        open(os.path.join(target, "article%s.task-FLC.labels" % article), "w").close()
+        text = os.path.join(public_dir, GOLD_FOLDER, "article%s.txt" % article)
+        if os.path.isfile(text):
+            shutil.copyfile(text, os.path.join(target, "article%s.txt" % article))
+    return [filename]

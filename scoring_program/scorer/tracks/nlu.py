@@ -296,3 +296,44 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         warnings=warnings,
         private=private,
     )
+
+
+# --- the public side (bundle build, starting kit): the inputs without the answers ---------------
+
+def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
+    """The released test input (id,q,r,s), as it is in the reference data."""
+    import shutil
+    source = os.path.join(gold_dir, TEST_INPUT)
+    if not os.path.isfile(source):
+        return []
+    os.makedirs(public_dir, exist_ok=True)
+    shutil.copyfile(source, os.path.join(public_dir, TEST_INPUT))
+    return [TEST_INPUT]
+
+
+def _test_rows(public_dir: str) -> Optional[List[List[str]]]:
+    import csv
+    path = os.path.join(public_dir, TEST_INPUT)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        return [row for row in csv.reader(handle) if row]
+
+
+def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
+    rows = _test_rows(public_dir)
+    return None if rows is None else [row[0].strip() for row in rows[1:] if row[0].strip()]
+
+
+def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
+    """The test input, and a gold with one placeholder answer per id."""
+    import csv
+    rows = _test_rows(public_dir)
+    if rows is None:
+        return []
+    os.makedirs(gold_dir, exist_ok=True)
+    with open(os.path.join(gold_dir, TEST_INPUT), "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    with open(os.path.join(gold_dir, filename), "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows((row[0], "x", "x") for row in rows[1:])
+    return [filename]

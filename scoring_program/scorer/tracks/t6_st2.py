@@ -206,3 +206,23 @@ def _item_view(gold_path: str, gold: Memes, predicted: Memes) -> Callable[[str],
 
 def _flat(spans: Dict[str, List[Span]]) -> List[Tuple[str, int, int]]:
     return [(technique, start, end) for technique, group in spans.items() for start, end in group]
+
+
+# --- the public side (bundle build, starting kit): the inputs without the answers ---------------
+
+PUBLIC_FIELDS = ("id", "text")  # the text: offsets point into it
+
+
+def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
+    from ..public_input import public_json_list
+    return public_json_list(gold_dir, public_dir, filename, PUBLIC_FIELDS)
+
+
+def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
+    from ..public_input import json_list_ids
+    return json_list_ids(public_dir, filename)
+
+
+def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
+    from ..public_input import stand_in_json_list
+    return stand_in_json_list(public_dir, gold_dir, filename, lambda record: {"labels": []})

@@ -7,6 +7,8 @@ Metric card: ``t6_st3.md`` beside this file.
 
 from __future__ import annotations
 
+from typing import List, Optional
+
 from ..meme_multilabel import score_multilabel
 from ..options import Options
 from ..result import TrackResult
@@ -23,3 +25,23 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     return score_multilabel("t6_st3", TITLE, "t6_st3", TECHNIQUES,
                             gold_path, submission_path, name, options, reference_dir)
+
+
+# --- the public side (bundle build, starting kit): the inputs without the answers ---------------
+
+PUBLIC_FIELDS = ("id", "text", "image")
+
+
+def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
+    from ..public_input import public_json_list
+    return public_json_list(gold_dir, public_dir, filename, PUBLIC_FIELDS)
+
+
+def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
+    from ..public_input import json_list_ids
+    return json_list_ids(public_dir, filename)
+
+
+def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
+    from ..public_input import stand_in_json_list
+    return stand_in_json_list(public_dir, gold_dir, filename, lambda record: {"labels": []})
