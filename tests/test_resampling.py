@@ -18,7 +18,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from baselines import frequent_aspects, random_flc_spans, random_labels, random_spans, write_submission
+from baselines import write_submission
+from scorer.meme_multilabel import random_labels
+from scorer.tracks.absita import frequent_aspects
+from scorer.tracks.flc import random_flc_spans
+from scorer.tracks.t6_st2 import random_spans
 from conftest import ROOT, shared_path
 from scorer.options import Options
 from scorer.resampling import (AGGREGATES, ITEM_STATISTICS, ItemStatistics, aggregate, column_totals,

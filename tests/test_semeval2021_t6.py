@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from baselines import MAJORITY_ST1, MAJORITY_ST3, majority_labels, random_labels, random_spans
+from scorer.meme_multilabel import majority_labels, random_labels
+from scorer.tracks.t6_st1 import MAJORITY as MAJORITY_ST1
+from scorer.tracks.t6_st2 import random_spans
+from scorer.tracks.t6_st3 import MAJORITY as MAJORITY_ST3
 from conftest import shared_path
 from oracles import naive_st2_scores, sklearn_0232_micro_macro
 from scorer.options import Options

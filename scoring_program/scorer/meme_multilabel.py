@@ -166,3 +166,41 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
         private=Columns(["id", "gold", "predicted"], private_column),
         item_view=item_view,
     )
+
+
+# --- the baselines of ST1 and ST3 (written from the public input) --------------------------------
+
+def random_labels(records: Sequence[Dict[str, Any]], techniques: Sequence[str],
+                  seed: int = 42) -> List[Dict[str, Any]]:
+    """SemEval-2021 T6 ST1/ST3 random baseline: per meme, while a fair coin says so, add a
+    technique drawn uniformly from those not drawn yet for this meme (the same draws from
+    ``random.Random(42)`` as the task's baseline scripts, so the published figures come out)."""
+    import random
+    rng = random.Random(seed)
+    predictions = []
+    for record in records:
+        remaining = list(techniques)
+        labels: List[str] = []
+        while len(labels) < len(techniques) and rng.random() < 0.5:
+            labels.append(remaining.pop(rng.randint(0, len(remaining) - 1)))
+        predictions.append({"id": record["id"], "labels": labels})
+    return predictions
+
+
+def majority_labels(records: Sequence[Dict[str, Any]], technique: str) -> List[Dict[str, Any]]:
+    """The majority baseline: the most frequent technique of the training gold everywhere."""
+    return [{"id": record["id"], "labels": [technique]} for record in records]
+
+
+def write_multilabel_baseline(public_dir: str, out_dir: str, filename: str, classes: Sequence[str],
+                              majority: str, seed: int, variant: str) -> List[str]:
+    """``variant`` "random" (the task's) or "majority"; [filename], or [] without public input."""
+    import os
+    from .public_input import read_json, write_json
+    path = os.path.join(public_dir, filename)
+    if not os.path.isfile(path):
+        return []
+    records = read_json(path)
+    write_json(os.path.join(out_dir, filename), random_labels(records, classes, seed) if variant == "random"
+               else majority_labels(records, majority))
+    return [filename]

@@ -364,3 +364,42 @@ def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[s
         if os.path.isfile(text):
             shutil.copyfile(text, os.path.join(target, "article%s.txt" % article))
     return [filename]
+
+
+# Technique frequencies of the NLP4IF-2019 training gold (350 articles), in TECHNIQUES order.
+TRAINING_FREQUENCIES = (116, 239, 13, 109, 201, 490, 479, 240, 2115, 1085, 11, 33, 54, 571, 136, 13, 79, 57)
+
+
+def random_flc_spans(articles: Dict[str, str], seed: int = 42) -> List[tuple]:
+    """The baseline: a third of the sentences, at random, as spans; techniques drawn with the
+    training frequencies. One span per chosen sentence, so spans never overlap."""
+    import random
+    rng = random.Random(seed)
+    rows = []
+    for article, text in articles.items():
+        sentences = [m.span() for m in re.finditer(r"[^.!?\n]+[.!?]?", text) if m.group().strip()]
+        wanted = max(1, len(sentences) // 3) if sentences else 0
+        for start, end in sorted(rng.sample(sentences, min(wanted, len(sentences)))):
+            while start < end and text[start].isspace():
+                start += 1
+            if start < end:
+                technique = rng.choices(TECHNIQUES, weights=TRAINING_FREQUENCIES)[0]
+                rows.append((article, technique, start, end))
+    return rows
+
+
+def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
+    from ..public_input import write_text
+    articles = public_ids(public_dir, filename)
+    if articles is None:
+        return []
+    texts = {}
+    for article in articles:
+        path = os.path.join(public_dir, GOLD_FOLDER, "article%s.txt" % article)
+        texts[article] = ""
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8-sig") as handle:
+                texts[article] = handle.read()
+    write_text(os.path.join(out_dir, filename),
+               "".join("%s\t%s\t%d\t%d\n" % row for row in random_flc_spans(texts, seed)))
+    return [filename]

@@ -337,3 +337,18 @@ def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[s
     with open(os.path.join(gold_dir, filename), "w", encoding="utf-8", newline="") as handle:
         csv.writer(handle).writerows((row[0], "x", "x") for row in rows[1:])
     return [filename]
+
+
+def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
+    """The organisers' raw baseline: the whole q and r as the explanation."""
+    import csv
+    from ..public_input import write_text
+    rows = _test_rows(public_dir)
+    if rows is None:
+        return []
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(("id", "q", "r"))
+    writer.writerows((row[0], row[1], row[2]) for row in rows[1:])
+    write_text(os.path.join(out_dir, filename), buffer.getvalue())
+    return [filename]

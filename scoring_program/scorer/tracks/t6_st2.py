@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..options import Options, other_phase_ids
 from ..problems import Problems, describe, reading_reference
@@ -226,3 +226,48 @@ def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
 def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
     from ..public_input import stand_in_json_list
     return stand_in_json_list(public_dir, gold_dir, filename, lambda record: {"labels": []})
+
+
+def random_spans(records: Sequence[Dict[str, Any]], techniques: Sequence[str],
+                 seed: int = 42, as_published: bool = True) -> List[Dict[str, Any]]:
+    """SemEval-2021 T6 ST2 random baseline: walk through the text with random jumps and random
+    span lengths, each span with a random technique.
+
+    As published (``as_published``), the script keeps a span only when it is the first of its
+    meme or when it overlaps an earlier span of the same technique (its comment says the
+    opposite); that reproduces the published 0.00699 on dev, but such overlaps are refused by the
+    default settings of this competition. With ``as_published=False`` the keep rule is the one the
+    comment intended (no overlap with an earlier span of the same technique): a valid submission.
+    """
+    import random
+    rng = random.Random(seed)
+    predictions = []
+    for record in records:
+        length = len(record["text"])
+        start = end = 0
+        kept: List[tuple] = []
+        while end < length:
+            if end > 0:
+                technique = techniques[rng.randint(0, len(techniques) - 1)]
+                overlaps_same = any(name == technique and min(end, e) > max(start, s)
+                                    for name, s, e in kept)
+                keep = (not kept or overlaps_same) if as_published else not overlaps_same
+                if keep:
+                    kept.append((technique, start, end))
+            start += rng.randint(0, max(1, length - start))
+            end = min(start + rng.randint(1, length - start + 1), length)
+        predictions.append({"id": record["id"],
+                            "labels": [{"technique": t, "start": s, "end": e} for t, s, e in kept]})
+    return predictions
+
+
+def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
+    """The task's random baseline with the keep rule its comment intended (a valid submission)."""
+    import os
+    from ..public_input import read_json, write_text
+    path = os.path.join(public_dir, filename)
+    if not os.path.isfile(path):
+        return []
+    predictions = random_spans(read_json(path), TECHNIQUES, seed, as_published=False)
+    write_text(os.path.join(out_dir, filename), json.dumps(predictions, indent=1) + "\n")
+    return [filename]

@@ -45,3 +45,12 @@ def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
 def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
     from ..public_input import stand_in_json_list
     return stand_in_json_list(public_dir, gold_dir, filename, lambda record: {"labels": []})
+
+
+MAJORITY = "Smears"  # the most frequent technique of the training and dev gold
+
+
+def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
+    """The task's random baseline (``variant`` "majority": ``MAJORITY`` everywhere)."""
+    from ..meme_multilabel import write_multilabel_baseline
+    return write_multilabel_baseline(public_dir, out_dir, filename, TECHNIQUES, MAJORITY, seed, variant)
