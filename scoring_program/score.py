@@ -36,6 +36,7 @@ from scorer.registry import TRACKS  # noqa: E402
 from scorer.result import unstorable_scores  # noqa: E402
 from scorer.report import (collect_scores, leaderboard_scores, write_html, write_items,  # noqa: E402
                            write_scores)
+from scorer.signature import track_signature  # noqa: E402
 from scorer.submission import locate_submission  # noqa: E402
 
 USAGE = "usage: python3 score.py INPUT_DIR OUTPUT_DIR [--items DIR]"
@@ -87,7 +88,7 @@ def run(argv, items_dir=None):
     outcome = Outcome(output_dir, items_dir)
     try:
         options = load_options(PROGRAM_DIR, reference_dir)
-        outcome.detail = options.detailed_results
+        outcome.detail, outcome.options = options.detailed_results, options
         phase_tracks = [(track, track.find_gold(reference_dir)) for track in TRACKS]
         phase_tracks = [(track, gold) for track, gold in phase_tracks if gold is not None]
         if not phase_tracks:
@@ -148,6 +149,7 @@ class Outcome:
         self.hidden, self.stopped = 0, False  # problems found but not kept; a reader stopped early
         self.detail = "full"
         self.phase_tracks, self.submitted = [], []
+        self.options = None  # the effective settings, once read
 
     def reference_problem(self, error):
         """One public line (file and place, never the gold), the details for a local run only."""
@@ -158,10 +160,11 @@ class Outcome:
     def finish(self):
         """Write every output; exit 1 if anything could not be scored."""
         scores = collect_scores(self.results)
-        write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks))
+        signatures = {result.track: track_signature(result.track, self.options) for result in self.results}
+        write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks), signatures)
         shown = capped(self.problems, more=self.hidden, stopped=self.stopped)
         not_entered = [name for name in self.phase_tracks if name not in self.submitted]
-        write_html(self.output_dir, self.results, shown, not_entered, self.detail)
+        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures)
         if self.items_dir is not None:
             write_items(self.items_dir, self.results, list(self.problems) + list(self.private_lines))
             from scorer.error_analysis import write_error_analysis  # (local runs only)

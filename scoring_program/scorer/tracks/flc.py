@@ -36,6 +36,8 @@ FILE_NAME = "nlp4if2019_flc.tsv"
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "train-labels-FLC"}  # the PTC folder of article<ID>.task-FLC.labels files
 ALL_TECHNIQUES = "(any technique)"  # the single label of the fragments-only mode
+# The settings that change what this track computes (its signature: scorer/signature.py).
+SETTINGS = ("overlapping_predictions", "per_technique_recall", "flc_ignore_techniques")
 
 HEADER_SKIPPED = ("%d header line (column names, not a span) was skipped; the format has no header",
                   "%d header lines were skipped")  # (only line 1 is ever taken for one)
