@@ -31,7 +31,7 @@ sys.path.insert(0, PROGRAM_DIR)
 
 from scorer.options import load_options  # noqa: E402
 from scorer.workers import wait_for_v15_watcher  # noqa: E402
-from scorer.problems import ReferenceDataError, SubmissionError, capped  # noqa: E402
+from scorer.problems import ProgramError, ReferenceDataError, SubmissionError, capped  # noqa: E402
 from scorer.registry import TRACKS  # noqa: E402
 from scorer.result import unstorable_scores  # noqa: E402
 from scorer.report import (collect_scores, leaderboard_scores, write_html, write_items,  # noqa: E402
@@ -120,6 +120,10 @@ def run(argv, items_dir=None):
             continue
         except ReferenceDataError as error:
             outcome.reference_problem(error)
+            continue
+        except ProgramError as error:  # an installation fault of ours (no gold in the message)
+            outcome.problems.append("%s: the scoring program cannot score this file as installed: %s; please "
+                                    "tell the organisers" % (track.filename, error))
             continue
         except Exception:  # a bug of ours: no traceback for the participant, all of it for us
             import traceback
