@@ -52,21 +52,23 @@ from ranking.scoring import TECHNIQUE_TRACKS, score_all
 from ranking.statistics import ALPHA, Board, build_board
 from ranking.tables import (board_frame, index_html, latex, markdown, number, technique_frame, write_csv,
                             write_text)
-from scorer import __version__ as SCORER_VERSION
 from scorer.options import load_options
-from scorer.registry import BY_NAME
+from scorer.registry import BY_NAME, TRACKS
+from scorer.signature import track_signature
 from scorer.resampling import LEADERBOARDS, ReferenceDataProblem
 
 TOOL_VERSION = "1"
 
 
 def signature_of(args, reference_dir: str) -> str:
+    """This tool's settings, then the signature of each track of the phase as score.py writes it
+    in scores.json (``scorer.signature``), separated by "; "."""
     options = load_options(PROGRAM_DIR, reference_dir)
     test = "paired-bootstrap" + ("+ar-vs-baselines" if args.baseline_test == "ar" else "")
-    return ("rank_submissions:v%s|scoring:v%s|overlap:%s|per_technique_recall:%s|flc_fragments_only:%s|"
-            "resamples:%d|seed:%d|test:%s|ci:95%%-nearest-rank|alpha:%s"
-            % (TOOL_VERSION, SCORER_VERSION, options.overlapping_predictions, options.per_technique_recall,
-               "yes" if options.flc_ignore_techniques else "no", args.resamples, args.seed, test, ALPHA))
+    tool = ("rank_submissions:v%s|resamples:%d|seed:%d|test:%s|ci:95%%-nearest-rank|alpha:%s"
+            % (TOOL_VERSION, args.resamples, args.seed, test, ALPHA))
+    tracks = [track_signature(track.name, options) for track in TRACKS if track.find_gold(reference_dir)]
+    return "; ".join([tool] + tracks)
 
 
 def parse_baseline(text: str) -> Tuple[str, str]:

@@ -216,6 +216,11 @@ def _read_scores(output: str, keys: Sequence[str], problems: List[str]) -> Optio
     except (ValueError, OSError, yaml.YAMLError) as error:
         problems.append("scores unreadable: %s" % error)
         return None
+    # Beside the scores, the signature of each scored track (which Codabench does not store: it
+    # keeps only the keys that are leaderboard columns).
+    signatures = json_scores.pop("signature", None)
+    if not isinstance(signatures, dict) or not all(isinstance(value, str) for value in signatures.values()):
+        problems.append("scores.json: \"signature\" must be an object of strings (track -> signature)")
     if set(codabench_scores) != set(keys) or set(json_scores) != set(keys):
         problems.append("scores.txt and scores.json must hold exactly the leaderboard keys; extra: %s, missing: %s"
                         % (sorted(set(codabench_scores) - set(keys)), sorted(set(keys) - set(codabench_scores))))

@@ -31,11 +31,12 @@ sys.path.insert(0, PROGRAM_DIR)
 
 from scorer.options import load_options  # noqa: E402
 from scorer.workers import wait_for_v15_watcher  # noqa: E402
-from scorer.problems import ReferenceDataError, SubmissionError, capped  # noqa: E402
+from scorer.problems import ProgramError, ReferenceDataError, SubmissionError, capped  # noqa: E402
 from scorer.registry import TRACKS  # noqa: E402
 from scorer.result import unstorable_scores  # noqa: E402
 from scorer.report import (collect_scores, leaderboard_scores, write_html, write_items,  # noqa: E402
                            write_scores)
+from scorer.signature import track_signature  # noqa: E402
 from scorer.submission import locate_submission  # noqa: E402
 
 USAGE = "usage: python3 score.py INPUT_DIR OUTPUT_DIR [--items DIR]"
@@ -87,7 +88,7 @@ def run(argv, items_dir=None):
     outcome = Outcome(output_dir, items_dir)
     try:
         options = load_options(PROGRAM_DIR, reference_dir)
-        outcome.detail = options.detailed_results
+        outcome.detail, outcome.options = options.detailed_results, options
         phase_tracks = [(track, track.find_gold(reference_dir)) for track in TRACKS]
         phase_tracks = [(track, gold) for track, gold in phase_tracks if gold is not None]
         if not phase_tracks:
@@ -120,6 +121,10 @@ def run(argv, items_dir=None):
         except ReferenceDataError as error:
             outcome.reference_problem(error)
             continue
+        except ProgramError as error:  # an installation fault of ours (no gold in the message)
+            outcome.problems.append("%s: the scoring program cannot score this file as installed: %s; please "
+                                    "tell the organisers" % (track.filename, error))
+            continue
         except Exception:  # a bug of ours: no traceback for the participant, all of it for us
             import traceback
             outcome.problems.append("%s: internal error of the scoring program while scoring this file; please "
@@ -148,6 +153,7 @@ class Outcome:
         self.hidden, self.stopped = 0, False  # problems found but not kept; a reader stopped early
         self.detail = "full"
         self.phase_tracks, self.submitted = [], []
+        self.options = None  # the effective settings, once read
 
     def reference_problem(self, error):
         """One public line (file and place, never the gold), the details for a local run only."""
@@ -158,10 +164,11 @@ class Outcome:
     def finish(self):
         """Write every output; exit 1 if anything could not be scored."""
         scores = collect_scores(self.results)
-        write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks))
+        signatures = {result.track: track_signature(result.track, self.options) for result in self.results}
+        write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks), signatures)
         shown = capped(self.problems, more=self.hidden, stopped=self.stopped)
         not_entered = [name for name in self.phase_tracks if name not in self.submitted]
-        write_html(self.output_dir, self.results, shown, not_entered, self.detail)
+        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures)
         if self.items_dir is not None:
             write_items(self.items_dir, self.results, list(self.problems) + list(self.private_lines))
             from scorer.error_analysis import write_error_analysis  # (local runs only)

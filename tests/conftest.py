@@ -71,7 +71,14 @@ class Run:
 
     @property
     def scores_json(self) -> Dict[str, float]:
-        return json.loads((self.output / "scores.json").read_text(encoding="ascii"))
+        """The scores of scores.json (as Codabench stores them: the leaderboard keys)."""
+        written = json.loads((self.output / "scores.json").read_text(encoding="ascii"))
+        return {key: value for key, value in written.items() if key != "signature"}
+
+    @property
+    def signatures(self) -> Dict[str, str]:
+        """scores.json's signatures: track -> signature."""
+        return json.loads((self.output / "scores.json").read_text(encoding="ascii"))["signature"]
 
 
 def run_score(tmp_path: Path, ref: Dict[str, object], res: Dict[str, object],

@@ -15,7 +15,7 @@ from oracles import naive_lcs
 from scorer.lcs import lcs_length
 from scorer.nltk_tokens import PUNKT_SHA256, Tokenizer, find_punkt, load_punkt
 from scorer.options import Options
-from scorer.problems import ReferenceDataError, SubmissionError
+from scorer.problems import ProgramError, SubmissionError
 from scorer.tracks import nlu
 
 NLU = ("data", "aidea_nlu")
@@ -52,9 +52,30 @@ def test_punkt_is_the_one_nltk_3_7_loads():
 def test_a_tampered_model_is_refused(tmp_path):
     bad = tmp_path / "english.pickle"
     bad.write_bytes(open(find_punkt(), "rb").read() + b"\0")
-    with pytest.raises(ReferenceDataError) as error:
+    with pytest.raises(ProgramError) as error:  # shipped with the program: its fault, not the data's
         load_punkt(str(bad))
-    assert "sha256" in error.value.public[0] and PUNKT_SHA256 in error.value.public[0]
+    assert "sha256" in str(error.value) and PUNKT_SHA256 in str(error.value)
+
+
+def test_a_program_without_its_punkt_model_says_so_without_a_traceback(tmp_path):
+    """The model ships with the program: its absence is an installation fault of the program (one
+    line naming it, exit 1), not a problem of the reference data."""
+    import shutil
+    import subprocess
+    import sys
+    from conftest import PROGRAM
+    gold = '1,"""to be""","""yes"""\n'
+    run = run_score(tmp_path, {"aicup2022_nlu.csv": gold}, {"aicup2022_nlu.csv": 'id,q,r\n1,"to be","yes"\n'})
+    assert run.returncode == 0, run.stderr
+    program = tmp_path / "program"
+    shutil.copytree(PROGRAM, program, ignore=shutil.ignore_patterns("nltk_data", "__pycache__"))
+    process = subprocess.run([sys.executable, str(program / "score.py"), str(run.output.parent / "input"),
+                              str(tmp_path / "out")], capture_output=True, text=True,
+                             env=dict(os.environ, NLTK_DATA=str(tmp_path / "empty")))
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    assert process.stderr.startswith("aicup2022_nlu.csv: the scoring program cannot score this file as "
+                                      "installed: the English Punkt model")
+    assert "reference data" not in process.stderr and len(process.stderr.splitlines()) == 1
 
 
 def test_the_unpickler_only_builds_punkt_classes():
@@ -293,11 +314,11 @@ import sys
 sys.path.insert(0, sys.argv[2])
 sys.path.insert(0, sys.argv[1])
 from scorer.nltk_tokens import import_nltk
-from scorer.problems import ReferenceDataError
+from scorer.problems import ProgramError
 try:
     import_nltk()
-except ReferenceDataError as error:
-    print(error.public[0])
+except ProgramError as error:
+    print(error)
 print(sorted(m for m in sys.modules if m.startswith("nltk")))
 """
 

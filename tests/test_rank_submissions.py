@@ -142,6 +142,9 @@ def test_scores_equal_what_score_py_writes(setup, outputs, tmp_path):
         assert set(scores) == set(written), submission
         for key, value in scores.items():
             assert float(value) == written[key], (submission, key)  # the same float, every digit
+        # each track's signature in scores.json is, as written, in the tables' signature
+        signature = (outputs[0] / "t6_st1.csv").read_text("utf-8").split("\n")[0]
+        assert run.signatures and all(value in signature.split("; ") for value in run.signatures.values())
 
 
 def test_cis_contain_scores_and_ranks_follow_the_direction(outputs):

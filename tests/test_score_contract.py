@@ -60,6 +60,43 @@ def test_every_track_scores_and_the_outputs_follow_both_platforms_rules(tmp_path
     assert "http" not in page.replace('lang="en"', "")
 
 
+def test_every_scored_track_has_its_signature_in_scores_json_and_on_the_page(tmp_path):
+    from scorer import __version__
+
+    run = run_score(tmp_path, REF, dict(PERFECT, **{"nlp4if2019_flc.tsv": "1\tDoubt\t20\t30\n"}))
+    assert run.returncode == 0, run.stderr
+    signatures = run.signatures
+    assert list(signatures) == [track.name for track in TRACKS]
+    assert signatures["flc"] == ("flc|overlap:error|per_technique_recall:correct|fragments_only:no|v%s"
+                                 % __version__)
+    assert signatures["t6_st2"] == "t6_st2|overlap:error|per_technique_recall:correct|v%s" % __version__
+    assert signatures["t6_st1"] == "t6_st1|v%s" % __version__
+    page = (run.output / "detailed_results.html").read_text(encoding="utf-8")
+    for signature in signatures.values():
+        assert "<code>%s</code>" % signature in page
+    assert "signature" not in (run.output / "scores.txt").read_text(encoding="ascii")
+
+    # a setting of the phase changes the signature of the tracks that read it, and only theirs
+    settings = {"overlapping_predictions": "merge", "flc_ignore_techniques": True}
+    changed = run_score(tmp_path, dict(REF, **{"scoring_config.json": json.dumps(settings)}), PERFECT)
+    assert changed.returncode == 0, changed.stderr
+    assert changed.signatures["flc"] == ("flc|overlap:merge|per_technique_recall:correct|fragments_only:yes|v%s"
+                                         % __version__)
+    assert changed.signatures["t6_st2"] == "t6_st2|overlap:merge|per_technique_recall:correct|v%s" % __version__
+    assert {name: value for name, value in changed.signatures.items() if name not in ("flc", "t6_st2")} == \
+        {name: value for name, value in signatures.items() if name not in ("flc", "t6_st2")}
+    page = (changed.output / "detailed_results.html").read_text(encoding="utf-8")
+    assert "<code>%s</code>" % changed.signatures["flc"] in page
+
+
+def test_scores_json_signature_is_not_stored_by_codabench(tmp_path):
+    """Codabench's upload_submission_scores stores only the keys that are leaderboard columns."""
+    run = run_score(tmp_path, REF, {"semeval2021_t6_st3.json": ST3_GOLD})
+    written = json.loads((run.output / "scores.json").read_text(encoding="ascii"))
+    assert set(written) == set(ALL_KEYS) | {"signature"} and "signature" not in ALL_KEYS
+    assert list(written["signature"]) == ["t6_st3"]
+
+
 def test_tracks_without_a_submitted_file_are_skipped(tmp_path):
     run = run_score(tmp_path, REF, {"semeval2021_t6_st3.json": ST3_GOLD})
     assert run.returncode == 0, run.stderr

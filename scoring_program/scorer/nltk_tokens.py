@@ -23,7 +23,7 @@ import sys
 import types
 from typing import Callable, List, Optional
 
-from .problems import ReferenceDataError
+from .problems import ProgramError
 
 intern = sys.intern
 
@@ -68,8 +68,8 @@ def find_punkt() -> str:
         path = os.path.join(folder, PUNKT_FILE)
         if os.path.isfile(path):
             return path
-    raise ReferenceDataError(["scoring program: the English Punkt model %s is in none of: %s"
-                              % (PUNKT_FILE, ", ".join(PUNKT_SEARCH_PATH))])
+    raise ProgramError("the English Punkt model %s is in none of: %s"
+                       % (PUNKT_FILE, ", ".join(PUNKT_SEARCH_PATH)))
 
 
 def load_punkt(path: str, punkt_module=None):
@@ -77,14 +77,14 @@ def load_punkt(path: str, punkt_module=None):
         data = handle.read()
     digest = hashlib.sha256(data).hexdigest()
     if digest != PUNKT_SHA256:
-        raise ReferenceDataError(["scoring program: %s has sha256 %s, expected %s; refusing to load it"
-                                  % (path, digest, PUNKT_SHA256)])
+        raise ProgramError("%s has sha256 %s, expected %s; refusing to load it"
+                           % (path, digest, PUNKT_SHA256))
     return _PunktUnpickler(data, punkt_module or import_nltk()[1]).load()
 
 
-def _unavailable(reason: str) -> ReferenceDataError:
-    return ReferenceDataError(["scoring program: nltk %s is needed for the nlu track and cannot be "
-                               "imported (%s)" % (NLTK_VERSION, reason)])
+def _unavailable(reason: str) -> ProgramError:
+    return ProgramError("nltk %s is needed for the nlu track and cannot be "
+                        "imported (%s)" % (NLTK_VERSION, reason))
 
 
 def import_nltk():
@@ -137,8 +137,8 @@ def import_nltk():
 
 def _check_version(version: str) -> None:
     if version != NLTK_VERSION:
-        raise ReferenceDataError(["scoring program: the nlu track needs nltk %s exactly (its tokens "
-                                  "define the score); found nltk %s" % (NLTK_VERSION, version)])
+        raise ProgramError("the nlu track needs nltk %s exactly (its tokens "
+                           "define the score); found nltk %s" % (NLTK_VERSION, version))
 
 
 class Tokenizer:

@@ -53,9 +53,6 @@ class Problems:
     def __bool__(self) -> bool:
         return bool(self.entries)
 
-    def __len__(self) -> int:
-        return len(self.entries) + self.more
-
     def warn(self, rule: Rule, where: str = "") -> None:
         """Count one case of ``rule``: all cases of a rule become one line naming the first place.
 
@@ -136,6 +133,14 @@ class ReferenceDataError(Exception):
         super().__init__(public[0] if public else "invalid reference data")
         self.public = list(public)
         self.private = list(private) or list(public)
+
+
+class ProgramError(Exception):
+    """The scoring program cannot run as it was installed: a file it ships (the Punkt model) is
+    missing or altered, or a dependency (nltk) is absent or of another version. The organisers'
+    problem, like broken reference data, but a fault of the program's installation, not of the
+    data. Messages name the program's own files, never gold: they are printed as they are.
+    """
 
 
 def fail(filename: str, where: str, what: str) -> SubmissionError:

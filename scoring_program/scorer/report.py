@@ -11,6 +11,12 @@ last in its column on both platforms: Codabench orders by its primary column on 
 where a missing score (NULL) sorts *first* in descending order, so an absent key would put a
 one-track entry above every entrant of the primary track. The values must be storable
 (Codabench keeps scores as decimals with 10 digits before the point).
+
+scores.json also holds ``"signature"``: track -> its signature (``scorer/signature.py``) for every
+scored track. Codabench's worker posts the whole object and the platform stores only the keys that
+are leaderboard columns (``upload_submission_scores`` skips the others), so this non-numeric entry
+is never read as a score; no leaderboard key may be named ``signature``. scores.txt, which v1.5
+and Codabench read as ``key: number`` lines, holds the leaderboard keys only.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
 from .result import Columns, TechniqueRow, TrackResult
@@ -70,12 +76,16 @@ def leaderboard_scores(scores: Dict[str, float], phase_tracks: Sequence[str]) ->
     return {key: scores[key] if key in scores else not_entered_value(key) for key in keys}
 
 
-def write_scores(output_dir: str, scores: Dict[str, float]) -> None:
+SIGNATURE_KEY = "signature"  # in scores.json: track -> signature, beside the leaderboard keys
+
+
+def write_scores(output_dir: str, scores: Dict[str, float], signatures: Optional[Dict[str, str]] = None) -> None:
+    assert SIGNATURE_KEY not in scores
     lines = ["%s: %s\n" % (key, fixed_point(value)) for key, value in scores.items()]
     with open(os.path.join(output_dir, "scores.txt"), "w", encoding="ascii", newline="\n") as handle:
         handle.writelines(lines)
     with open(os.path.join(output_dir, "scores.json"), "w", encoding="ascii", newline="\n") as handle:
-        json.dump(scores, handle, indent=1, allow_nan=False)
+        json.dump(dict(scores, **{SIGNATURE_KEY: dict(signatures or {})}), handle, indent=1, allow_nan=False)
         handle.write("\n")
 
 
@@ -193,8 +203,9 @@ def support_order(table: Sequence[TechniqueRow]) -> List[Tuple[int, TechniqueRow
 
 
 def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_entered: Sequence[str] = (),
-                detail: str = "full") -> str:
-    """The participant's page; ``detail`` "scores" shows the leaderboard scores only.
+                detail: str = "full", signatures: Optional[Dict[str, str]] = None) -> str:
+    """The participant's page; ``detail`` "scores" shows the leaderboard scores only;
+    ``signatures``: track -> the signature of its scores, shown under its scores.
 
     Every number is a score of ``scores.json`` or an aggregate the track computed from its
     per-item statistics (``result.details``, ``result.table``, ``result.confusions``): the page
@@ -214,7 +225,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
     if detail == "scores" and results:
         parts.append('<p class="note">This phase shows the leaderboard scores only.</p>')
     for result in results:
-        parts.extend(_track_html(result, detail))
+        parts.extend(_track_html(result, detail, (signatures or {}).get(result.track)))
     parts.extend(_not_entered_html(not_entered))
     if detail == "full" and any(result.table for result in results):
         parts.append("<script>%s</script>" % _SCRIPT)
@@ -222,7 +233,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
     return "\n".join(parts) + "\n"
 
 
-def _track_html(result: TrackResult, detail: str) -> List[str]:
+def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None) -> List[str]:
     e = _escape
     track = BY_NAME[result.track]
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
@@ -246,6 +257,8 @@ def _track_html(result: TrackResult, detail: str) -> List[str]:
         direction = " (lower is better)" if key in LOWER_IS_BETTER else ""
         parts.append('<tr><td class="key">%s%s</td><td>%s</td></tr>' % (e(key), e(direction), _number(value)))
     parts.append("</table></div>")
+    if signature:
+        parts.append('<p class="note signature">Signature: <code>%s</code></p>' % e(signature))
     if detail == "scores":
         return parts
     if result.details:
@@ -383,6 +396,7 @@ def _not_entered_html(not_entered: Sequence[str]) -> List[str]:
 
 
 def write_html(output_dir: str, results: Sequence[TrackResult], problems: Sequence[str],
-               not_entered: Sequence[str] = (), detail: str = "full") -> None:
+               not_entered: Sequence[str] = (), detail: str = "full",
+               signatures: Optional[Dict[str, str]] = None) -> None:
     with open(os.path.join(output_dir, "detailed_results.html"), "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(render_html(results, problems, not_entered, detail))
+        handle.write(render_html(results, problems, not_entered, detail, signatures))

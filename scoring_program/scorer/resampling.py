@@ -316,7 +316,7 @@ def score_in_process(reference_dir: str, res_dir: str, program_dir: str
     A fault of the scoring program on one file is that file's problem line, as in ``score.py``.
     """
     from .options import load_options
-    from .problems import ReferenceDataError, SubmissionError
+    from .problems import ProgramError, ReferenceDataError, SubmissionError
     from .registry import TRACKS
     from .submission import locate_submission
 
@@ -342,6 +342,9 @@ def score_in_process(reference_dir: str, res_dir: str, program_dir: str
             refused[track.name] = list(error.lines)
         except ReferenceDataError as error:
             raise ReferenceDataProblem("reference data: " + "; ".join(error.private[:5])) from None
+        except ProgramError as error:  # as score.py words it
+            refused[track.name] = ["%s: the scoring program cannot score this file as installed: %s"
+                                   % (track.filename, error)]
         except Exception as error:  # a bug of ours: this file's problem, not the end of the run
             refused[track.name] = ["%s: internal error of the scoring program (%s: %s)"
                                    % (track.filename, type(error).__name__, error)]

@@ -110,7 +110,9 @@ class SpanStatistics:
         return index
 
     def _flush(self) -> None:
-        """Rows are gathered as tuples and moved to the columns a few thousand at a time."""
+        """Rows are gathered as tuples and moved to the columns a few thousand at a time: appending
+        each row to the six columns measured flc x10 time/floor 2.99 -> 3.17 (over the target of 3)
+        and t6_st2 x100 3.07 -> 3.31, back to back (issue 14)."""
         if self._pending:
             columns = (self._document, self._technique, self._precision_sum, self._recall_sum,
                        self._predicted, self._gold)

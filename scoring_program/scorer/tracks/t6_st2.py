@@ -26,6 +26,8 @@ TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "training_set_task2.txt", "dev": "dev_set_task2.txt", "test": "test_set_task2.txt"}
+# The settings that change what this track computes (its signature: scorer/signature.py).
+SETTINGS = ("overlapping_predictions", "per_technique_recall")
 
 Memes = Dict[str, Dict[str, List[Span]]]  # meme id -> technique -> spans
 
