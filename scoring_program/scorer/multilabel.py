@@ -10,13 +10,13 @@ predictions has P = R = F1 = 1 and lifts the macro average; a class on one side 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .structs import struct
 from typing import AbstractSet, Dict, Iterable, List, Sequence, Tuple
 
 from .result import TechniqueRow
 
 
-@dataclass
+@struct
 class ClassCounts:
     true_positives: int = 0
     false_positives: int = 0
@@ -95,7 +95,7 @@ def _pairwise_sum(values: List[float]) -> float:
     return _pairwise_sum(values[:half]) + _pairwise_sum(values[half:])
 
 
-@dataclass
+@struct
 class MultilabelScores:
     micro_f1: float
     macro_f1: float

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, fields, replace
+from .structs import replace, struct
 from typing import Any, Dict
 
 from .problems import ReferenceDataError
@@ -21,7 +21,7 @@ CONFIG_NAME = "scoring_config.json"
 OTHER_PHASES = "other_phases.json"
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Options:
     # Predicted spans of one technique that overlap in one document (both span tracks):
     # "error" (the NLP4IF scorer without -m), "merge" into their union (with -m), or "keep" them
@@ -70,7 +70,7 @@ def _overrides(path: str) -> Dict[str, Any]:
         raise ReferenceDataError(["%s: cannot read the settings (%s)" % (path, error)]) from None
     if not isinstance(values, dict):
         raise ReferenceDataError(["%s: expected a JSON object of settings" % path])
-    known = {option.name for option in fields(Options)}
+    known = set(Options._fields)
     unknown = sorted(set(values) - known - {"_comment"})
     if unknown:
         raise ReferenceDataError(["%s: unknown setting %s; known settings: %s"

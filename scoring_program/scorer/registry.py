@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
+from .structs import struct
 from typing import Callable, Optional, Tuple
 
 from .options import Options
 from .result import TrackResult
 
 
-@dataclass(frozen=True)
+@struct(frozen=True)
 class Track:
     name: str
     filename: str  # the submission file in res/ (and, except for flc folders, the gold in ref/)

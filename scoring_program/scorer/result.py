@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from .structs import factory, struct
 
 
 # Both platforms store a score as DecimalField(max_digits=20, decimal_places=10): |x| < 1e10.
@@ -33,7 +34,7 @@ class Columns:
         self.items = items
 
 
-@dataclass
+@struct
 class TechniqueRow:
     """One row of a per-technique (per-class) table."""
 
@@ -52,7 +53,7 @@ class TechniqueRow:
     recall_sum: Optional[float] = None
 
 
-@dataclass
+@struct
 class ItemView:
     """One item as the local error analysis shows it: its text (None when the gold has none) and
     both sides, as (technique, start, end) spans (span tracks) or labels (multilabel tracks)."""
@@ -62,17 +63,17 @@ class ItemView:
     predicted: List[Any]
 
 
-@dataclass
+@struct
 class TrackResult:
     track: str
     title: str
     scores: Dict[str, float]  # leaderboard key -> value, in display order
-    details: Dict[str, float] = field(default_factory=dict)  # e.g. "gold spans" -> 403 (public)
+    details: Dict[str, float] = factory(dict)  # e.g. "gold spans" -> 403 (public)
     table: Optional[List[TechniqueRow]] = None
     table_note: str = ""
-    notes: List[str] = field(default_factory=list)  # shown to the participant (public)
-    warnings: List[str] = field(default_factory=list)  # printed on stdout (public)
-    private: Any = field(default_factory=list)  # per-item details, organisers only: a list of rows, or Columns
+    notes: List[str] = factory(list)  # shown to the participant (public)
+    warnings: List[str] = factory(list)  # printed on stdout (public)
+    private: Any = factory(list)  # per-item details, organisers only: a list of rows, or Columns
     # Span tracks: (predicted technique X, gold technique Y) -> number of (predicted, gold) span
     # pairs, X != Y, that share a character, summed over the documents (public: an aggregate).
     confusions: Optional[Dict[Tuple[str, str], int]] = None

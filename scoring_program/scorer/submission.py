@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from .structs import factory, struct
 from typing import Dict, List, Sequence
 
 from .problems import SubmissionError
@@ -27,10 +27,10 @@ def is_junk(name: str) -> bool:
     return name in JUNK_NAMES or name.startswith("._") or name.startswith(".~")
 
 
-@dataclass
+@struct
 class Submission:
-    files: Dict[str, str] = field(default_factory=dict)  # expected file name -> path
-    notices: List[str] = field(default_factory=list)  # printed on stdout
+    files: Dict[str, str] = factory(dict)  # expected file name -> path
+    notices: List[str] = factory(list)  # printed on stdout
 
 
 def locate_submission(res_dir: str, tracks: Sequence) -> Submission:

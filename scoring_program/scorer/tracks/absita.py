@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
+from ..structs import factory, struct
 from typing import Any, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..options import Options, other_phase_ids
@@ -34,7 +34,7 @@ _WORD = re.compile(r"\w+")
 Polarity = Tuple[int, int]  # [positive, negative]: (1,0) pos, (0,1) neg, (0,0) neutral, (1,1) mixed
 
 
-@dataclass
+@struct
 class Review:
     line: int
     identifier: str
@@ -73,7 +73,7 @@ def _augment(i: int, seen: Set[int], adjacency: List[List[int]], owner: List[Opt
     return False
 
 
-@dataclass
+@struct
 class TermCounts:
     """Sufficient statistics of the ATE (or ABSA) measure for any group of reviews."""
 
@@ -236,10 +236,10 @@ class FieldPresence:
         return bool(self.having) and not self.lacking
 
 
-@dataclass
+@struct
 class Statistics:
-    ate: TermCounts = field(default_factory=TermCounts)
-    absa: TermCounts = field(default_factory=TermCounts)
+    ate: TermCounts = factory(TermCounts)
+    absa: TermCounts = factory(TermCounts)
     squared_error: float = 0.0
 
 

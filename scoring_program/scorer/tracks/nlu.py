@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import os
-from dataclasses import dataclass
+from ..structs import struct
 from typing import Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..lcs import Masks, lcs_with_masks, token_masks
@@ -37,7 +37,7 @@ HEADER_FIRST_CELL = "id"
 CHARACTERS_PER_TOKEN = 20
 
 
-@dataclass
+@struct
 class Row:
     line: int
     identifier: str
