@@ -67,3 +67,21 @@ def stand_in_json_list(public_dir: str, gold_dir: str, filename: str,
         return []
     write_json(os.path.join(gold_dir, filename), [dict(record, **answers(record)) for record in read_json(path)])
     return [filename]
+
+
+class MemeList:
+    """The public side of a track whose files are JSON lists of memes ``{"id", ..., "labels"}``
+    (the three SemEval-2021 Task 6 tracks): the inputs keep ``fields``; the stand-in gold has
+    ``"labels": []``. A track module binds its three functions from one instance."""
+
+    def __init__(self, fields: Sequence[str]) -> None:
+        self.fields = tuple(fields)
+
+    def write_public_input(self, gold_dir: str, public_dir: str, filename: str) -> List[str]:
+        return public_json_list(gold_dir, public_dir, filename, self.fields)
+
+    def public_ids(self, public_dir: str, filename: str) -> Optional[List[str]]:
+        return json_list_ids(public_dir, filename)
+
+    def write_stand_in_gold(self, public_dir: str, gold_dir: str, filename: str) -> List[str]:
+        return stand_in_json_list(public_dir, gold_dir, filename, lambda record: {"labels": []})

@@ -11,6 +11,7 @@ import math
 
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from ..public_input import MemeList
 from ..options import Options, other_phase_ids
 from ..problems import Problems, describe, reading_reference
 from ..readers import record_where
@@ -212,22 +213,10 @@ def _flat(spans: Dict[str, List[Span]]) -> List[Tuple[str, int, int]]:
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------
 
-PUBLIC_FIELDS = ("id", "text")  # the text: offsets point into it
-
-
-def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
-    from ..public_input import public_json_list
-    return public_json_list(gold_dir, public_dir, filename, PUBLIC_FIELDS)
-
-
-def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
-    from ..public_input import json_list_ids
-    return json_list_ids(public_dir, filename)
-
-
-def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
-    from ..public_input import stand_in_json_list
-    return stand_in_json_list(public_dir, gold_dir, filename, lambda record: {"labels": []})
+_PUBLIC_SIDE = MemeList(("id", "text"))  # the text: offsets point into it
+write_public_input = _PUBLIC_SIDE.write_public_input
+public_ids = _PUBLIC_SIDE.public_ids
+write_stand_in_gold = _PUBLIC_SIDE.write_stand_in_gold
 
 
 def random_spans(records: Sequence[Dict[str, Any]], techniques: Sequence[str],

@@ -7,9 +7,10 @@ Metric card: ``t6_st3.md`` beside this file.
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List
 
 from ..meme_multilabel import score_multilabel
+from ..public_input import MemeList
 from ..options import Options
 from ..result import TrackResult
 from ..techniques import SEMEVAL2021_T6_ST3
@@ -29,22 +30,10 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------
 
-PUBLIC_FIELDS = ("id", "text", "image")
-
-
-def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
-    from ..public_input import public_json_list
-    return public_json_list(gold_dir, public_dir, filename, PUBLIC_FIELDS)
-
-
-def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
-    from ..public_input import json_list_ids
-    return json_list_ids(public_dir, filename)
-
-
-def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
-    from ..public_input import stand_in_json_list
-    return stand_in_json_list(public_dir, gold_dir, filename, lambda record: {"labels": []})
+_PUBLIC_SIDE = MemeList(("id", "text", "image"))
+write_public_input = _PUBLIC_SIDE.write_public_input
+public_ids = _PUBLIC_SIDE.public_ids
+write_stand_in_gold = _PUBLIC_SIDE.write_stand_in_gold
 
 
 MAJORITY = "Smears"  # the most frequent technique of the training and dev gold
