@@ -48,8 +48,7 @@ def generated_sections(tracks: Sequence, scores: Dict[str, float], phase_label: 
                 lines.append("| `%s` | `%s` | %.6f |" % (track.name, key, scores[key]))
     lists: Dict[tuple, list] = {}  # technique list -> the tracks that use it, in registry order
     for track in tracks:
-        module = importlib.import_module("scorer.tracks." + track.module)
-        techniques = tuple(getattr(module, "TECHNIQUES", ()) or ())
+        techniques = tuple(getattr(track.implementation(), "TECHNIQUES", ()) or ())
         if techniques:
             lists.setdefault(techniques, []).append(track)
     for techniques, users in lists.items():

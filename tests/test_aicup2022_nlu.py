@@ -234,7 +234,8 @@ def test_with_test_input_the_ids_must_be_exactly_the_test_ids(tmp_path):
 
 @pytest.mark.parametrize("test_input", [False, True], ids=["without_test_input", "with_test_input"])
 def test_the_character_cap_applies_before_tokenizing_with_or_without_test_input(tmp_path, test_input, monkeypatch):
-    monkeypatch.setattr(nlu, "shared_tokenizer", lambda: pytest.fail("tokenized before the cap"))
+    import scorer.nltk_tokens  # (the track imports it when it tokenizes)
+    monkeypatch.setattr(scorer.nltk_tokens, "shared_tokenizer", lambda: pytest.fail("tokenized before the cap"))
     text = '1,"%s","d"\n2,"x","z"\n3,"u","v"\n' % ("a" * 100001)
     with pytest.raises(SubmissionError) as error:
         score_text(tmp_path, text, test_input='id,q,r,s\n1,"a","b",AGREE\n2,"x","z",AGREE\n3,"u","v",AGREE\n'

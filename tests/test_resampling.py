@@ -80,7 +80,7 @@ def test_every_track_has_statistics_and_an_aggregate():
     assert set(ITEM_STATISTICS) == set(AGGREGATES) == {track.name for track in TRACKS}
     boards = {(track, key) for _, track, key, _ in LEADERBOARDS}
     for track in TRACKS:
-        assert (track.name, track.primary) in boards
+        assert (track.name, track.keys[0]) in boards
 
 
 def test_aggregate_equals_headline_on_the_sample_data(dev_submissions):

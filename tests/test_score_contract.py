@@ -227,7 +227,8 @@ def test_a_bug_of_ours_is_no_traceback_for_the_participant(tmp_path, monkeypatch
     assert run.returncode == 0  # sanity: the normal run works
     boom = tmp_path / "program"
     shutil.copytree(PROGRAM, boom)
-    (boom / "scorer" / "tracks" / "t6_st1.py").write_text("def score(*args):\n    raise RuntimeError('bug')\n")
+    module = boom / "scorer" / "tracks" / "t6_st1.py"
+    module.write_text(module.read_text() + "\n\ndef score(*args):\n    raise RuntimeError('bug')\n")
     base = run.output.parent
     process = subprocess.run([sys.executable, str(boom / "score.py"), str(base / "input"), str(tmp_path / "out")],
                              capture_output=True, text=True)

@@ -1,67 +1,69 @@
-"""The tracks: which file each one reads, which module scores it, which keys it writes."""
+"""The list of tracks. Everything about a track is declared in its module, ``scorer/tracks/<name>.py``
+(file names, leaderboard keys and their direction, readers, scoring, public input, baseline, sample
+data, per-item statistics); this file only lists the modules and gives the rest of the program
+one view of each (``Track``).
+
+Adding a track: write ``scorer/tracks/<name>.py`` and its card ``<name>.md``, add the module's name
+to ``MODULES``, and its keys to ``competition.yaml`` (README, "Adding a track").
+"""
 
 from __future__ import annotations
 
 import importlib
 import os
-from .structs import struct
-from typing import Callable, Optional, Tuple
+from types import ModuleType
+from typing import Callable, FrozenSet, Optional, Sequence, Tuple
 
-from .options import Options
-from .result import TrackResult
+# The track modules, in the order of the leaderboards, the outputs and the starting kit.
+MODULES = ("t6_st1", "t6_st2", "t6_st3", "flc", "nlu", "absita")
 
 
-@struct(frozen=True)
 class Track:
-    name: str
-    filename: str  # the submission file in res/ (and, except for flc folders, the gold in ref/)
-    module: str  # scorer.tracks.<module>
-    keys: Tuple[str, ...]  # every leaderboard key the track can write, primary first
-    title: str
-    gold_names: Tuple[str, ...] = ()  # what to look for in ref/ (default: ``filename``)
+    """A track module's declarations, as the program, the build and the kit use them.
 
-    @property
-    def primary(self) -> str:
-        return self.keys[0]
+    ``name``, ``filename`` (the submission file in ``res/``), ``gold_names`` (what the track reads in
+    ``ref/``: the first that exists), ``keys`` (leaderboard keys, primary first),
+    ``lower_is_better`` (keys ranked ascending), ``title``; ``implementation()`` is the module.
+    """
+
+    __slots__ = ("name", "filename", "gold_names", "keys", "lower_is_better", "title", "_module")
+
+    def __init__(self, module: ModuleType) -> None:
+        self.name: str = module.NAME
+        self.filename: str = module.FILE_NAME
+        self.gold_names: Tuple[str, ...] = tuple(module.GOLD_NAMES)
+        self.keys: Tuple[str, ...] = tuple(module.KEYS)
+        self.lower_is_better: FrozenSet[str] = frozenset(module.LOWER_IS_BETTER)
+        self.title: str = module.TITLE
+        self._module = module
 
     def find_gold(self, reference_dir: str) -> Optional[str]:
-        for name in self.gold_names or (self.filename,):
+        for name in self.gold_names:
             path = os.path.join(reference_dir, name)
             if os.path.exists(path):
                 return path
         return None
 
-    def scorer(self) -> Callable[[str, str, str, Options, str], TrackResult]:
-        return self.implementation().score
+    def scorer(self) -> Callable:
+        """``score(gold_path, submission_path, file_name, options, reference_dir) -> TrackResult``."""
+        return self._module.score
 
-    def implementation(self):
-        """The track's module (imported on first use: the nlu track's nltk only when it is scored)."""
-        return importlib.import_module("scorer.tracks." + self.module)
+    def implementation(self) -> ModuleType:
+        """The track's module."""
+        return self._module
+
+    def __repr__(self) -> str:
+        return "Track(%r)" % self.name
 
 
-TRACKS = (
-    Track("t6_st1", "semeval2021_t6_st1.json", "t6_st1",
-          ("t6_st1_f1_micro", "t6_st1_f1_macro"),
-          "SemEval-2021 Task 6 ST1 (meme text, multilabel)"),
-    Track("t6_st2", "semeval2021_t6_st2.json", "t6_st2",
-          ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall"),
-          "SemEval-2021 Task 6 ST2 (meme text spans)"),
-    Track("t6_st3", "semeval2021_t6_st3.json", "t6_st3",
-          ("t6_st3_f1_micro", "t6_st3_f1_macro"),
-          "SemEval-2021 Task 6 ST3 (whole meme, multilabel)"),
-    Track("flc", "nlp4if2019_flc.tsv", "flc",
-          ("flc_f1", "flc_precision", "flc_recall"),
-          "NLP4IF-2019 FLC (news spans)", ("nlp4if2019_flc", "nlp4if2019_flc.tsv")),
-    Track("nlu", "aicup2022_nlu.csv", "nlu",
-          ("nlu_score", "nlu_q", "nlu_r"),
-          "AI CUP 2022 explainable NLU (q'/r' spans)"),
-    Track("absita", "evalita2020_absita.ndjson", "absita",
-          ("ate_f1", "ate_precision", "ate_recall", "absa_f1", "absa_precision", "absa_recall",
-           "sa_rmse"),
-          "EVALITA 2020 ATE_ABSITA (aspects, polarity, score)"),
-)
+def load_tracks(modules: Sequence[str] = MODULES, package: str = "scorer.tracks") -> Tuple[Track, ...]:
+    """The tracks of ``modules`` (imported: a module keeps its heavy imports, nltk for instance,
+    inside the functions that need them, so that listing the tracks costs little)."""
+    return tuple(Track(importlib.import_module(package + "." + name)) for name in modules)
 
+
+TRACKS = load_tracks()
 BY_NAME = {track.name: track for track in TRACKS}
 BY_FILE = {track.filename: track for track in TRACKS}
 ALL_KEYS = tuple(key for track in TRACKS for key in track.keys)
-LOWER_IS_BETTER = frozenset({"sa_rmse"})
+LOWER_IS_BETTER = frozenset(key for track in TRACKS for key in track.lower_is_better)

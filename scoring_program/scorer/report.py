@@ -237,7 +237,7 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
     e = _escape
     track = BY_NAME[result.track]
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
-    ranked = [key for key in RANKED.get(result.track, (track.primary,)) if key in result.scores]
+    ranked = [key for key in RANKED.get(result.track, track.keys[:1]) if key in result.scores]
     summary = "; ".join("<span class=\"key\">%s</span> = %s (%s is better)"
                         % (e(key), _number(result.scores[key]), "lower" if key in LOWER_IS_BETTER else "higher")
                         for key in ranked)

@@ -24,7 +24,15 @@ from ..readers import MAX_LINE_BYTES, iter_ndjson
 from ..records import check_duplicates, check_id_sets, record_limit
 from ..result import TrackResult
 
+NAME = "absita"
+FILE_NAME = "evalita2020_absita.ndjson"  # the submission file in res/
 TITLE = "EVALITA 2020 ATE_ABSITA: aspect terms, aspect polarity, review score"
+GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
+# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
+# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+KEYS = ("ate_f1", "ate_precision", "ate_recall", "absa_f1", "absa_precision", "absa_recall",
+        "sa_rmse")
+LOWER_IS_BETTER = frozenset({"sa_rmse"})
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "ate_absita_training.ndjson", "dev": "ate_absita_dev.ndjson"}

@@ -28,10 +28,16 @@ from ..span_store import MAX_OFFSET, SpanStore
 from ..spans import Span, merge_overlapping
 from ..techniques import NLP4IF2019_FLC
 
+NAME = "flc"
 TITLE = "NLP4IF-2019 FLC: propaganda techniques and their spans in news articles"
 TECHNIQUES = NLP4IF2019_FLC
-GOLD_FOLDER = "nlp4if2019_flc"
-FILE_NAME = "nlp4if2019_flc.tsv"
+GOLD_FOLDER = "nlp4if2019_flc"  # the gold in ref/: a folder in the official layout
+FILE_NAME = "nlp4if2019_flc.tsv"  # the submission file in res/ (and the gold as one TSV)
+GOLD_NAMES = (GOLD_FOLDER, FILE_NAME)  # what the track reads in ref/: the first that exists
+# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
+# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+KEYS = ("flc_f1", "flc_precision", "flc_recall")
+LOWER_IS_BETTER = frozenset()
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "train-labels-FLC"}  # the PTC folder of article<ID>.task-FLC.labels files

@@ -16,16 +16,20 @@ import os
 from ..structs import struct
 from typing import Collection, Dict, Iterator, List, Optional, Tuple
 
-from ..lcs import Masks, lcs_with_masks, token_masks
-from ..nltk_tokens import shared_tokenizer
 from ..options import Options, other_phase_ids
 from ..problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
 from ..readers import byte_chunks, file_contains, iter_csv
 from ..records import check_duplicates, check_id_sets, record_limit
 from ..result import TrackResult
 
+NAME = "nlu"
 TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
-FILE_NAME = "aicup2022_nlu.csv"
+FILE_NAME = "aicup2022_nlu.csv"  # the submission file in res/
+GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
+# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
+# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+KEYS = ("nlu_score", "nlu_q", "nlu_r")
+LOWER_IS_BETTER = frozenset()
 TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test input (id,q,r,s)
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
@@ -248,6 +252,9 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems.raise_if_any()
 
     by_id = {row.identifier: row for row in submitted}
+    # Imported here: listing the tracks (scorer/registry.py) must not load the tokenizer's modules.
+    from ..lcs import Masks, lcs_with_masks, token_masks
+    from ..nltk_tokens import shared_tokenizer
     tokenizer = shared_tokenizer()
     mask_cache: Dict[str, Masks] = {}
 

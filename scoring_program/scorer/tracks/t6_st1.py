@@ -14,7 +14,14 @@ from ..options import Options
 from ..result import TrackResult
 from ..techniques import SEMEVAL2021_T6_ST1_ST2
 
+NAME = "t6_st1"
+FILE_NAME = "semeval2021_t6_st1.json"  # the submission file in res/
 TITLE = "SemEval-2021 Task 6, subtask 1: techniques in meme text"
+GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
+# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
+# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+KEYS = ("t6_st1_f1_micro", "t6_st1_f1_macro")
+LOWER_IS_BETTER = frozenset()
 TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.

@@ -22,7 +22,14 @@ from ..span_metric import (SpanStatistics, offset_problem, overlap_problem, pred
 from ..spans import Span
 from ..techniques import SEMEVAL2021_T6_ST1_ST2
 
+NAME = "t6_st2"
+FILE_NAME = "semeval2021_t6_st2.json"  # the submission file in res/
 TITLE = "SemEval-2021 Task 6, subtask 2: techniques and their spans in meme text"
+GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
+# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
+# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+KEYS = ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall")
+LOWER_IS_BETTER = frozenset()
 TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
