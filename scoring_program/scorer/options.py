@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-from .structs import replace, struct
 from typing import Any, Dict
 
 from .problems import ReferenceDataError
@@ -21,27 +20,54 @@ CONFIG_NAME = "scoring_config.json"
 OTHER_PHASES = "other_phases.json"
 
 
-@struct(frozen=True)
 class Options:
+    """The effective settings (defaults, then the program's file, then the phase's)."""
+
     # Predicted spans of one technique that overlap in one document (both span tracks):
     # "error" (the NLP4IF scorer without -m), "merge" into their union (with -m), or "keep" them
     # all, as the SemEval-2021 ST2 scorer does (each overlap then counts again: recall can pass 1).
-    overlapping_predictions: str = "error"
+    overlapping_predictions: str
     # Per-technique tables: "correct" recall (recall sum / gold count) or "official", the
     # published scorers' variant that divides the *precision* sum by the gold count.
-    per_technique_recall: str = "correct"
+    per_technique_recall: str
     # FLC only: ignore techniques (the official -f "fragments only" mode).
-    flc_ignore_techniques: bool = False
+    flc_ignore_techniques: bool
     # The largest submitted file read, in bytes.
-    max_file_bytes: int = 200 * 1024 * 1024
+    max_file_bytes: int
     # nlu: the longest answer (q' or r'), in tokens, when the test input is not in ref/.
-    nlu_max_answer_tokens: int = 5000
+    nlu_max_answer_tokens: int
     # The most spans one document may have in a submission (per track).
-    max_spans_per_document: int = 10000
+    max_spans_per_document: int
     # What detailed_results.html shows: "full" aggregates (counts, per-technique tables, notes)
     # or the leaderboard "scores" only. Set per phase (the build writes it into the phase's
     # reference data): full in Development, scores only in Test by default.
-    detailed_results: str = "full"
+    detailed_results: str
+
+    _fields = ("overlapping_predictions", "per_technique_recall", "flc_ignore_techniques", "max_file_bytes",
+               "nlu_max_answer_tokens", "max_spans_per_document", "detailed_results")
+    __slots__ = _fields
+
+    def __init__(self, overlapping_predictions: str = "error", per_technique_recall: str = "correct",
+                 flc_ignore_techniques: bool = False, max_file_bytes: int = 200 * 1024 * 1024,
+                 nlu_max_answer_tokens: int = 5000, max_spans_per_document: int = 10000,
+                 detailed_results: str = "full") -> None:
+        self.overlapping_predictions = overlapping_predictions
+        self.per_technique_recall = per_technique_recall
+        self.flc_ignore_techniques = flc_ignore_techniques
+        self.max_file_bytes = max_file_bytes
+        self.nlu_max_answer_tokens = nlu_max_answer_tokens
+        self.max_spans_per_document = max_spans_per_document
+        self.detailed_results = detailed_results
+
+    def replace(self, **changes: Any) -> "Options":
+        """A copy with some settings changed (an unknown name is a TypeError)."""
+        return Options(**dict({name: getattr(self, name) for name in self._fields}, **changes))
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Options and all(getattr(self, n) == getattr(other, n) for n in self._fields)
+
+    def __repr__(self) -> str:
+        return "Options(%s)" % ", ".join("%s=%r" % (n, getattr(self, n)) for n in self._fields)
 
 
 def _check(options: Options, source: str) -> Options:
@@ -85,7 +111,7 @@ def load_options(program_dir: str, reference_dir: str) -> Options:
     for folder in (program_dir, reference_dir):
         path = os.path.join(folder, CONFIG_NAME)
         if os.path.isfile(path):
-            options = _check(replace(options, **_overrides(path)), path)
+            options = _check(options.replace(**_overrides(path)), path)
     return options
 
 

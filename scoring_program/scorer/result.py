@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from .structs import factory, struct
 
 
 # Both platforms store a score as DecimalField(max_digits=20, decimal_places=10): |x| < 1e10.
@@ -34,49 +33,80 @@ class Columns:
         self.items = items
 
 
-@struct
 class TechniqueRow:
-    """One row of a per-technique (per-class) table."""
+    """One row of a per-technique (per-class) table.
 
-    label: str
-    precision: float
-    recall: float
-    f1: float
-    gold: int
-    predicted: int
-    # The per-item statistics behind the row, summed by the track: multilabel tracks count true
-    # positives, false positives and false negatives; span tracks sum |p∩g|/|p| and |p∩g|/|g|.
-    true_positives: Optional[int] = None
-    false_positives: Optional[int] = None
-    false_negatives: Optional[int] = None
-    precision_sum: Optional[float] = None
-    recall_sum: Optional[float] = None
+    The per-item statistics behind the row, summed by the track: multilabel tracks count true
+    positives, false positives and false negatives; span tracks sum |p∩g|/|p| and |p∩g|/|g|
+    (None where the track has no such statistic).
+    """
+
+    __slots__ = ("label", "precision", "recall", "f1", "gold", "predicted", "true_positives",
+                 "false_positives", "false_negatives", "precision_sum", "recall_sum")
+
+    def __init__(self, label: str, precision: float, recall: float, f1: float, gold: int, predicted: int,
+                 true_positives: Optional[int] = None, false_positives: Optional[int] = None,
+                 false_negatives: Optional[int] = None, precision_sum: Optional[float] = None,
+                 recall_sum: Optional[float] = None) -> None:
+        self.label = label
+        self.precision = precision
+        self.recall = recall
+        self.f1 = f1
+        self.gold = gold
+        self.predicted = predicted
+        self.true_positives = true_positives
+        self.false_positives = false_positives
+        self.false_negatives = false_negatives
+        self.precision_sum = precision_sum
+        self.recall_sum = recall_sum
+
+    def __repr__(self) -> str:
+        return "TechniqueRow(%r, P=%r, R=%r, F1=%r)" % (self.label, self.precision, self.recall, self.f1)
 
 
-@struct
 class ItemView:
     """One item as the local error analysis shows it: its text (None when the gold has none) and
     both sides, as (technique, start, end) spans (span tracks) or labels (multilabel tracks)."""
 
-    text: Optional[str]
-    gold: List[Any]
-    predicted: List[Any]
+    __slots__ = ("text", "gold", "predicted")
+
+    def __init__(self, text: Optional[str], gold: List[Any], predicted: List[Any]) -> None:
+        self.text = text
+        self.gold = gold
+        self.predicted = predicted
 
 
-@struct
 class TrackResult:
-    track: str
-    title: str
-    scores: Dict[str, float]  # leaderboard key -> value, in display order
-    details: Dict[str, float] = factory(dict)  # e.g. "gold spans" -> 403 (public)
-    table: Optional[List[TechniqueRow]] = None
-    table_note: str = ""
-    notes: List[str] = factory(list)  # shown to the participant (public)
-    warnings: List[str] = factory(list)  # printed on stdout (public)
-    private: Any = factory(list)  # per-item details, organisers only: a list of rows, or Columns
-    # Span tracks: (predicted technique X, gold technique Y) -> number of (predicted, gold) span
-    # pairs, X != Y, that share a character, summed over the documents (public: an aggregate).
-    confusions: Optional[Dict[Tuple[str, str], int]] = None
-    # For local error analysis only (``score.py --items``): item id -> ItemView (gold, text).
-    # score.py drops it on the platform, where nothing per item may be written.
-    item_view: Optional[Callable[[str], Any]] = None
+    """What a track's ``score`` returns: the leaderboard scores and what the outputs show.
+
+    ``scores``: leaderboard key -> value, in display order. ``details``: public counts, e.g. "gold
+    spans" -> 403. ``table``: the per-technique rows. ``notes`` (shown) and ``warnings`` (printed on
+    stdout) are public. ``private``: per-item details, organisers only (a list of rows, or
+    ``Columns``). ``confusions`` (span tracks): (predicted technique X, gold technique Y) -> number of
+    (predicted, gold) span pairs, X != Y, that share a character, summed over the documents (public:
+    an aggregate). ``item_view`` (local error analysis only, ``score.py --items``): item id ->
+    ``ItemView``; score.py drops it on the platform, where nothing per item may be written.
+    """
+
+    __slots__ = ("track", "title", "scores", "details", "table", "table_note", "notes", "warnings", "private",
+                 "confusions", "item_view")
+
+    def __init__(self, track: str, title: str, scores: Dict[str, float], details: Optional[Dict[str, float]] = None,
+                 table: Optional[List[TechniqueRow]] = None, table_note: str = "",
+                 notes: Optional[List[str]] = None, warnings: Optional[List[str]] = None, private: Any = None,
+                 confusions: Optional[Dict[Tuple[str, str], int]] = None,
+                 item_view: Optional[Callable[[str], Any]] = None) -> None:
+        self.track = track
+        self.title = title
+        self.scores = scores
+        self.details = {} if details is None else details
+        self.table = table
+        self.table_note = table_note
+        self.notes = [] if notes is None else notes
+        self.warnings = [] if warnings is None else warnings
+        self.private = [] if private is None else private
+        self.confusions = confusions
+        self.item_view = item_view
+
+    def __repr__(self) -> str:
+        return "TrackResult(%r, scores=%r)" % (self.track, self.scores)

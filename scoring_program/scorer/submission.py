@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-from .structs import factory, struct
 from typing import Dict, List, Sequence
 
 from .problems import SubmissionError
@@ -27,10 +26,12 @@ def is_junk(name: str) -> bool:
     return name in JUNK_NAMES or name.startswith("._") or name.startswith(".~")
 
 
-@struct
 class Submission:
-    files: Dict[str, str] = factory(dict)  # expected file name -> path
-    notices: List[str] = factory(list)  # printed on stdout
+    __slots__ = ("files", "notices")
+
+    def __init__(self) -> None:
+        self.files: Dict[str, str] = {}  # expected file name -> path
+        self.notices: List[str] = []  # printed on stdout
 
 
 def locate_submission(res_dir: str, tracks: Sequence) -> Submission:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import os
-from ..structs import struct
 from typing import Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..options import Options, other_phase_ids
@@ -41,12 +40,16 @@ HEADER_FIRST_CELL = "id"
 CHARACTERS_PER_TOKEN = 20
 
 
-@struct
 class Row:
-    line: int
-    identifier: str
-    q: str
-    r: str
+    """One answer of a file: its line, id, q' and r'."""
+
+    __slots__ = ("line", "identifier", "q", "r")
+
+    def __init__(self, line: int, identifier: str, q: str, r: str) -> None:
+        self.line = line
+        self.identifier = identifier
+        self.q = q
+        self.r = r
 
 
 def strip_wrapping_quotes(text: str) -> str:
