@@ -64,6 +64,10 @@ def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text
     ``text_lengths`` bound the offsets: in gold, a span past its text is a problem; in a
     ``submitted`` file it is scored as given with a counted warning, as the official scorer
     (which never reads the texts) scores it.
+
+    A line the fast path below takes is valid by the same rules ``_check_row`` applies (the one
+    validator, which also names every problem); the fast path pays: without it flc x10 takes
+    0.58 s instead of 0.34 s (best of 11 pairs, issue 14), time/floor about 5 against the target of 3.
     """
     techniques = store.technique_number
     spans_of = store.spans
