@@ -85,7 +85,10 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
         spans: Dict[str, List[Span]] = {}
         for number, label in enumerate(labels, start=1):
             span: Optional[Span] = None
-            if type(label) is dict:  # the fast path: a well-formed span
+            # The fast path: a well-formed span, by the rules _read_span (the one validator, which
+            # names every problem) applies. It pays: without it t6_st2 x100 takes 407 ms instead of
+            # 296 (best of 11 pairs, issue 14), time/floor about 3.6 against the target of 3.
+            if type(label) is dict:
                 technique, start, end = label.get("technique"), label.get("start"), label.get("end")
                 if (type(technique) is str and technique in known and type(start) is int and type(end) is int
                         and 0 <= start < end):
