@@ -12,8 +12,6 @@ outputs carry it; scores.txt does not (it holds leaderboard keys only).
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from . import __version__
 from .options import Options
 
@@ -26,12 +24,13 @@ SHORT_NAMES = {
 
 
 def track_signature(track: str, options: Options) -> str:
-    """``track`` (the name of its module in ``scorer/tracks``) under ``options``.
+    """``track`` (a track's name in the registry) under ``options``.
 
     >>> track_signature("flc", Options(per_technique_recall="official")).rsplit("|", 1)[0]
     'flc|overlap:error|per_technique_recall:official|fragments_only:no'
     """
-    settings = getattr(import_module("%s.tracks.%s" % (__package__, track)), "SETTINGS", ())
+    from .registry import BY_NAME
+    settings = getattr(BY_NAME[track].implementation(), "SETTINGS", ())
     parts = [track] + ["%s:%s" % (SHORT_NAMES.get(name, name), _text(getattr(options, name))) for name in settings]
     return "|".join(parts + ["v" + __version__])
 
