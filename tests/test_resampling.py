@@ -25,7 +25,7 @@ from scorer.tracks.flc import random_flc_spans
 from scorer.tracks.t6_st2 import random_spans
 from conftest import ROOT, shared_path
 from scorer.options import Options
-from scorer.resampling import (AGGREGATES, ITEM_STATISTICS, ItemStatistics, aggregate, column_totals,
+from scorer.resampling import (ItemStatistics, aggregate, column_totals,
                                confidence_interval, interval_positions, item_statistics, nearest_rank,
                                resample_indices, score_in_process)
 from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
@@ -33,6 +33,7 @@ from scorer.tracks import absita, flc, t6_st1, t6_st2, t6_st3
 
 sys.path.insert(0, str(ROOT))
 from ranking import statistics as ranking  # noqa: E402
+from scorer.registry import TRACKS  # noqa: E402
 from scorer.resampling import LEADERBOARDS  # noqa: E402
 
 DEV = ROOT / "reference_data" / "dev"
@@ -74,13 +75,19 @@ def dev_submissions(tmp_path_factory):
     return folders
 
 
-def test_every_track_has_statistics_and_an_aggregate():
+def test_every_track_module_has_statistics_an_aggregate_and_its_leaderboards():
     from scorer.registry import TRACKS
 
-    assert set(ITEM_STATISTICS) == set(AGGREGATES) == {track.name for track in TRACKS}
     boards = {(track, key) for _, track, key, _ in LEADERBOARDS}
     for track in TRACKS:
+        module = track.implementation()
+        assert callable(module.item_statistics) and callable(module.aggregate), track.name
+        assert module.LEADERBOARDS[0] == (track.name, track.keys[0])  # the board named after the track
         assert (track.name, track.keys[0]) in boards
+        assert {key for _, key in module.LEADERBOARDS} <= set(track.keys)
+    assert [(name, key, higher) for name, _, key, higher in LEADERBOARDS if name.startswith("absita")] == \
+        [("absita", "ate_f1", True), ("absita_absa", "absa_f1", True), ("absita_sa", "sa_rmse", False)]
+    assert len({name for name, _, _, _ in LEADERBOARDS}) == len(LEADERBOARDS) == 8
 
 
 def test_aggregate_equals_headline_on_the_sample_data(dev_submissions):
@@ -92,7 +99,7 @@ def test_aggregate_equals_headline_on_the_sample_data(dev_submissions):
             statistics = assert_headline(result)
             seen.add(result.track)
             assert len(statistics.items) == len(set(statistics.items))
-    assert seen == set(ITEM_STATISTICS)
+    assert seen == {track.name for track in TRACKS}
 
 
 def test_span_items_include_documents_without_any_span(dev_submissions):
