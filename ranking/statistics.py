@@ -1,6 +1,7 @@
 """The statistics of a leaderboard on arrays of resamples: CIs, ranks, rank ranges, paired
 p-values, groups, approximate randomization against baselines (definitions: rank_submissions.py's
-docstring; the resamples and aggregates: scoring_program/scorer/resampling.py)."""
+docstring; the resamples: scoring_program/scorer/resampling.py; the aggregates: each track module's
+``aggregate``, reached through ``resampling.aggregate``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ ALPHA = 0.05
 
 
 class ArrayOps:
-    """``scorer.resampling``'s aggregate operations on numpy arrays (one value per resample)."""
+    """The track aggregates' operations (``scorer.per_item.ScalarOps`` on plain numbers) on numpy
+    arrays (one value per resample)."""
 
     @staticmethod
     def divide(numerator, denominator, default):

@@ -152,3 +152,101 @@ def naive_st2_scores(gold_records, predicted_records):
     if precision > 0 and recall > 0:
         return precision, recall, 2 * precision * recall / (precision + recall)
     return precision, recall, 1.0 if predicted_count == gold_count == 0 else 0.0
+
+
+def naive_nlu_scores(gold_rows, submitted, tokens):
+    """(nlu_score, nlu_q, nlu_r) of AI CUP 2022 explainable NLU, from the metric card (nlu.md).
+
+    ``gold_rows``: (id, q', r') rows, several accepted answers per id; ``submitted``: id -> (q', r');
+    ``tokens(text)``: the task's tokens. Per id, the answer with the largest LCS/union of q' plus
+    that of r' (the first in file order on a tie); the score is Σ / 2N, q and r the means of the
+    chosen answer's halves. The textbook LCS; 0/0 counts 0.
+    """
+    def ratio(a, b):
+        common = naive_lcs(a, b)
+        union = len(a) + len(b) - common
+        return common / union if union else 0.0
+
+    answers = {}
+    for identifier, q, r in gold_rows:
+        answers.setdefault(identifier, []).append((tokens(q), tokens(r)))
+    total = q_total = r_total = 0.0
+    for identifier, accepted in answers.items():
+        q, r = (tokens(text) for text in submitted[identifier])
+        best = None
+        for gold_q, gold_r in accepted:
+            pair = (ratio(q, gold_q), ratio(r, gold_r))
+            if best is None or pair[0] + pair[1] > best[0] + best[1]:
+                best = pair
+        total += best[0] + best[1]
+        q_total += best[0]
+        r_total += best[1]
+    n = len(answers)
+    return total / (2 * n), q_total / n, r_total / n
+
+
+def naive_absita_scores(gold_reviews, predicted_reviews):
+    """The scores of EVALITA 2020 ATE_ABSITA from its metric card (absita.md), the naive way.
+
+    Reviews are ``{"id_sentence", "aspects", "polarities", "score"}``; the predictions may lack
+    ``polarities`` and ``score`` (that subtask is then not scored). Terms lower-cased with white
+    space collapsed, as sets; exact matches, then the largest one-to-one matching of the remaining
+    terms that share a word (``\\w+``), found by trying every assignment; pooled over the reviews.
+    Returns (scores, counts): counts per subtask (exact, partial, predicted, gold).
+    """
+    import math
+    import re
+
+    def normalise(term):
+        return " ".join(term.lower().split())
+
+    def words(term):
+        return set(re.findall(r"\w+", term.lower()))
+
+    def compatible(a, b):
+        if isinstance(a, tuple):
+            return a[1] == b[1] and compatible(a[0], b[0])
+        return bool(words(a) & words(b))
+
+    def largest_matching(left, right):
+        def best(i, used):
+            if i == len(left):
+                return 0
+            found = best(i + 1, used)
+            for j, b in enumerate(right):
+                if j not in used and compatible(left[i], b):
+                    found = max(found, 1 + best(i + 1, used | {j}))
+            return found
+        return best(0, frozenset())
+
+    gold_by_id = {review["id_sentence"]: review for review in gold_reviews}
+    counts = {"ate": [0, 0, 0, 0], "absa": [0, 0, 0, 0]}
+    squared_errors = []
+    for prediction in predicted_reviews:
+        gold = gold_by_id[prediction["id_sentence"]]
+        sides = {}
+        if "aspects" in prediction:
+            sides["ate"] = ({normalise(a) for a in prediction["aspects"]}, {normalise(a) for a in gold["aspects"]})
+        if "polarities" in prediction:
+            sides["absa"] = ({(normalise(a), tuple(p)) for a, p in zip(prediction["aspects"], prediction["polarities"])},
+                             {(normalise(a), tuple(p)) for a, p in zip(gold["aspects"], gold["polarities"])})
+        for task, (predicted, expected) in sides.items():
+            exact = predicted & expected
+            partial = largest_matching(list(expected - exact), list(predicted - exact))
+            for position, value in enumerate((len(exact), partial, len(predicted), len(expected))):
+                counts[task][position] += value
+        if "score" in prediction:
+            squared_errors.append((prediction["score"] - gold["score"]) ** 2)
+    scores = {}
+    tasks = [task for task, field in (("ate", "aspects"), ("absa", "polarities"))
+             if all(field in p for p in predicted_reviews)]
+    for task in tasks:
+        exact, partial, predicted, expected = counts[task]
+        matched = exact + 0.5 * partial
+        precision = matched / predicted if predicted else 0.0
+        recall = matched / expected if expected else 0.0
+        scores[task + "_f1"] = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        scores[task + "_precision"], scores[task + "_recall"] = precision, recall
+    if squared_errors:
+        scores["sa_rmse"] = math.sqrt(sum(squared_errors) / len(squared_errors))
+    return scores, {task: tuple(counts[task]) for task in tasks}

@@ -1,8 +1,11 @@
-"""Per-item statistics and resampling (scorer/resampling.py, ranking.py's statistics).
+"""Per-item statistics and resampling (the track modules, scorer/resampling.py, ranking's statistics).
 
 - Over all items, each once, the aggregate of the per-item statistics equals each track's headline
   scores bit for bit (floats, the scoring program's way) and to 1e-12 (numpy arrays, the results
   tool's way): on the repository's sample data and on the real gold.
+- Every track (its module's ``item_statistics`` and ``aggregate``, through the registry): bootstrap
+  resamples of a real submission against gold and submission files rebuilt from the drawn items and
+  scored by the naive oracles of ``oracles.py`` (to 1e-12; integer statistics exactly).
 - Independent checks: a bootstrap CI against re-scoring materialised resampled files with the
   track's own scorer; the paired-bootstrap p-value and approximate randomization against plain
   loops over the definition; the nearest-rank positions and the tie rule by hand.
@@ -24,15 +27,17 @@ from scorer.tracks.absita import frequent_aspects
 from scorer.tracks.flc import random_flc_spans
 from scorer.tracks.t6_st2 import random_spans
 from conftest import ROOT, shared_path
+from oracles import naive_span_scores, naive_st2_scores, sklearn_0232_micro_macro
 from scorer.options import Options
-from scorer.resampling import (AGGREGATES, ITEM_STATISTICS, ItemStatistics, aggregate, column_totals,
+from scorer.resampling import (ItemStatistics, aggregate, column_totals,
                                confidence_interval, interval_positions, item_statistics, nearest_rank,
                                resample_indices, score_in_process)
 from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
-from scorer.tracks import absita, flc, t6_st1, t6_st2, t6_st3
+from scorer.tracks import absita, flc, nlu, t6_st1, t6_st2, t6_st3
 
 sys.path.insert(0, str(ROOT))
 from ranking import statistics as ranking  # noqa: E402
+from scorer.registry import TRACKS  # noqa: E402
 from scorer.resampling import LEADERBOARDS  # noqa: E402
 
 DEV = ROOT / "reference_data" / "dev"
@@ -74,13 +79,19 @@ def dev_submissions(tmp_path_factory):
     return folders
 
 
-def test_every_track_has_statistics_and_an_aggregate():
+def test_every_track_module_has_statistics_an_aggregate_and_its_leaderboards():
     from scorer.registry import TRACKS
 
-    assert set(ITEM_STATISTICS) == set(AGGREGATES) == {track.name for track in TRACKS}
     boards = {(track, key) for _, track, key, _ in LEADERBOARDS}
     for track in TRACKS:
+        module = track.implementation()
+        assert callable(module.item_statistics) and callable(module.aggregate), track.name
+        assert module.LEADERBOARDS[0] == (track.name, track.keys[0])  # the board named after the track
         assert (track.name, track.keys[0]) in boards
+        assert {key for _, key in module.LEADERBOARDS} <= set(track.keys)
+    assert [(name, key, higher) for name, _, key, higher in LEADERBOARDS if name.startswith("absita")] == \
+        [("absita", "ate_f1", True), ("absita_absa", "absa_f1", True), ("absita_sa", "sa_rmse", False)]
+    assert len({name for name, _, _, _ in LEADERBOARDS}) == len(LEADERBOARDS) == 8
 
 
 def test_aggregate_equals_headline_on_the_sample_data(dev_submissions):
@@ -92,7 +103,7 @@ def test_aggregate_equals_headline_on_the_sample_data(dev_submissions):
             statistics = assert_headline(result)
             seen.add(result.track)
             assert len(statistics.items) == len(set(statistics.items))
-    assert seen == set(ITEM_STATISTICS)
+    assert seen == {track.name for track in TRACKS}
 
 
 def test_span_items_include_documents_without_any_span(dev_submissions):
@@ -272,3 +283,215 @@ def test_pooled_techniques_give_the_same_resampled_scores(dev_submissions):
         assert (len(pooled.columns) < len(statistics.columns)) == (not key.endswith("_macro"))
         found = ranking.resampled_scores(statistics, matrix, counts, key)
         assert np.allclose(found, expected, rtol=0, atol=1e-12), track
+
+
+# --- acceptance: every track's resamples against rebuilt files scored by a naive oracle -----------------
+#
+# For each track: score a real (gold, submission) pair, take its per-item statistics, draw bootstrap
+# resamples, and for each resample write a gold file and a submission file holding the drawn items (an
+# item drawn k times appears k times, under the ids <id>#<position>, with all of its rows), score those
+# files with the tests' naive oracle, and compare with the module's aggregate of the resample's column
+# totals (to 1e-12: the oracles add in another order; integers exactly).
+
+RESAMPLES = 3
+
+
+def _close(found, expected, label):
+    assert set(found) == set(expected), label
+    for key, value in expected.items():
+        assert abs(found[key] - value) <= 1e-12, (label, key, found[key], value)
+
+
+def _resampled(result, seed):
+    """(statistics, [(indices, the aggregate of their column totals)]) of a scored submission."""
+    statistics = item_statistics(result)
+    assert aggregate(statistics, column_totals(statistics)) == result.scores
+    draws = resample_indices(len(statistics.items), RESAMPLES, seed)
+    return statistics, [(indices, aggregate(statistics, column_totals(statistics, indices))) for indices in draws]
+
+
+def _drawn(records, items, indices):
+    """The records of the drawn items, in draw order, each renamed ``<id>#<position>``."""
+    by_id = {record["id"]: record for record in records}
+    return [dict(by_id[items[i]], id="%s#%d" % (items[i], k)) for k, i in enumerate(indices)]
+
+
+def _json_round_trip(path, records):
+    path.write_text(json.dumps(records), encoding="utf-8")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("module,gold_parts,classes", [
+    (t6_st1, ("test_set_task1.txt",), SEMEVAL2021_T6_ST1_ST2),
+    (t6_st3, ("task3", "dev_set_task3_labeled.txt"), SEMEVAL2021_T6_ST3)])
+def test_multilabel_resamples_equal_the_oracle_on_rebuilt_files(module, gold_parts, classes, tmp_path):
+    gold_path = shared_path("data", "semeval2021_task6", *gold_parts)
+    gold_records = json.loads(gold_path.read_text(encoding="utf-8"))
+    predicted = random_labels(gold_records, classes, 21)
+    for record, gold in zip(predicted, gold_records):  # some right answers, so that F1 varies
+        if _stable_number(record["id"]) % 3 == 0:
+            record["labels"] = list(gold["labels"])
+    statistics, draws = _resampled(_score_json(module, gold_path, predicted, tmp_path), 31)
+    for indices, found in draws:
+        gold = _json_round_trip(tmp_path / "gold.json", _drawn(gold_records, statistics.items, indices))
+        submission = _json_round_trip(tmp_path / "sub.json", _drawn(predicted, statistics.items, indices))
+        assert [r["id"] for r in gold] == [r["id"] for r in submission]
+        micro, macro = sklearn_0232_micro_macro([r["labels"] for r in gold], [r["labels"] for r in submission],
+                                                classes)
+        _close(found, {module.NAME + "_f1_micro": micro, module.NAME + "_f1_macro": macro}, module.NAME)
+
+
+def test_t6_st2_resamples_equal_the_oracle_on_rebuilt_files(tmp_path):
+    gold_path = shared_path("data", "semeval2021_task6", "test_set_task2.txt")
+    gold_records = json.loads(gold_path.read_text(encoding="utf-8"))
+    predicted = random_spans(gold_records, SEMEVAL2021_T6_ST1_ST2, 22, as_published=False)
+    statistics, draws = _resampled(_score_json(t6_st2, gold_path, predicted, tmp_path), 32)
+    assert any(found["t6_st2_f1"] > 0 for _, found in draws)
+    for indices, found in draws:
+        gold = _json_round_trip(tmp_path / "gold.json", _drawn(gold_records, statistics.items, indices))
+        submission = _json_round_trip(tmp_path / "sub.json", _drawn(predicted, statistics.items, indices))
+        precision, recall, f1 = naive_st2_scores(gold, submission)
+        _close(found, {"t6_st2_f1": f1, "t6_st2_precision": precision, "t6_st2_recall": recall}, "t6_st2")
+
+
+def _read_flc_tsv(path):
+    """documents -> [(technique, start, end)] of a TSV (a line holding only an id declares a document)."""
+    documents = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        spans = documents.setdefault(fields[0], [])
+        if len(fields) == 4:
+            spans.append((fields[1], int(fields[2]), int(fields[3])))
+    return documents
+
+
+def _write_flc_tsv(path, documents, items, indices):
+    lines = []
+    for k, i in enumerate(indices):
+        name = "%s#%d" % (items[i], k)
+        lines.append(name + "\n")
+        lines.extend("%s\t%s\t%d\t%d\n" % (name, technique, start, end) for technique, start, end in documents[items[i]])
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def test_flc_resamples_equal_the_oracle_on_rebuilt_files(tmp_path):
+    folder = shared_path("data", "nlp4if2019_flc", "train-labels-FLC")
+    gold = {}
+    for path in sorted(folder.glob("*.labels")):
+        article = path.name[len("article"):].split(".")[0]
+        gold[article] = [(fields[1], int(fields[2]), int(fields[3])) for fields in
+                         (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line.strip())]
+    # The folder has no texts: the random baseline's sentences from a stand-in text per article
+    stand_in = ("word " * 9 + "end. ") * 100
+    rows = random_flc_spans({article: stand_in for article in gold}, 23)
+    predicted = {article: [] for article in gold}
+    for article, technique, start, end in rows:
+        predicted[article].append((technique, start, end))
+    submission = tmp_path / flc.FILE_NAME
+    submission.write_text("".join("%s\t%s\t%d\t%d\n" % row for row in rows), encoding="utf-8")
+    result = flc.score(str(folder), str(submission), flc.FILE_NAME, Options(), str(folder.parent))
+    statistics, draws = _resampled(result, 33)
+    assert statistics.items == list(gold)
+    for indices, found in draws:
+        _write_flc_tsv(tmp_path / "gold.tsv", gold, statistics.items, indices)
+        _write_flc_tsv(tmp_path / "sub.tsv", predicted, statistics.items, indices)
+        precision, recall, f1 = naive_span_scores(_read_flc_tsv(tmp_path / "gold.tsv"),
+                                                  _read_flc_tsv(tmp_path / "sub.tsv"))
+        assert found["flc_f1"] > 0
+        _close(found, {"flc_f1": f1, "flc_precision": precision, "flc_recall": recall}, "flc")
+
+
+def test_nlu_resamples_equal_the_oracle_on_rebuilt_files(tmp_path, monkeypatch):
+    import csv
+    import string
+
+    import nltk
+    from conftest import nltk_data_dir
+    from oracles import naive_nlu_scores
+
+    data = nltk_data_dir()
+    if data is not None:
+        monkeypatch.setenv("NLTK_DATA", str(data))
+        monkeypatch.setattr(nltk.data, "path", [str(data)] + list(nltk.data.path))
+    nlu_data = ("data", "aidea_nlu")
+    with open(shared_path(*nlu_data, "train_answers_subset_1598ids.csv"), encoding="utf-8", newline="") as handle:
+        all_rows = list(csv.reader(handle))
+    kept = list(dict.fromkeys(row[0] for row in all_rows))[:120]  # the first 120 ids: the naive LCS is slow
+    gold_rows = [row for row in all_rows if row[0] in set(kept)]
+    predictions = next(p for p in shared_path(*nlu_data, "subset_predictions").iterdir() if p.name.startswith("wclu"))
+    with open(predictions, encoding="utf-8", newline="") as handle:
+        submitted = {row[0]: row for row in csv.reader(handle) if row and row[0] in set(kept)}
+    gold_path, submission = tmp_path / "gold.csv", tmp_path / nlu.FILE_NAME
+    with open(gold_path, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(gold_rows)
+    with open(submission, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([["id", "q", "r"]] + [submitted[i] for i in kept])
+    result = nlu.score(str(gold_path), str(submission), nlu.FILE_NAME, Options(), str(tmp_path))
+    statistics, draws = _resampled(result, 34)
+    assert statistics.items == kept
+
+    cache = {}
+
+    def tokens(text):  # the task's rule: nltk 3.7 word_tokenize, 1-character punctuation dropped
+        if text not in cache:
+            bare = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
+            cache[text] = [t for t in nltk.word_tokenize(bare) if not (len(t) == 1 and t in string.punctuation)]
+        return cache[text]
+
+    by_id = {}
+    for row in gold_rows:
+        by_id.setdefault(row[0], []).append(row)
+    for indices, found in draws:
+        rebuilt_gold, rebuilt_submission = tmp_path / "resample_gold.csv", tmp_path / "resample_sub.csv"
+        with open(rebuilt_gold, "w", encoding="utf-8", newline="") as handle:
+            csv.writer(handle).writerows(["%s#%d" % (kept[i], k)] + row[1:3]
+                                         for k, i in enumerate(indices) for row in by_id[kept[i]])
+        with open(rebuilt_submission, "w", encoding="utf-8", newline="") as handle:
+            csv.writer(handle).writerows(["%s#%d" % (kept[i], k)] + submitted[kept[i]][1:3]
+                                         for k, i in enumerate(indices))
+        with open(rebuilt_gold, encoding="utf-8", newline="") as handle:
+            gold_read = [tuple(row[:3]) for row in csv.reader(handle)]
+        with open(rebuilt_submission, encoding="utf-8", newline="") as handle:
+            submitted_read = {row[0]: (row[1], row[2]) for row in csv.reader(handle)}
+        score, q, r = naive_nlu_scores(gold_read, submitted_read, tokens)
+        _close(found, {"nlu_score": score, "nlu_q": q, "nlu_r": r}, "nlu")
+
+
+def _ndjson(path, records):
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("fields", [("aspects", "polarities", "score"), ("aspects",), ("score",)])
+def test_absita_resamples_equal_the_oracle_on_rebuilt_files(fields, tmp_path):
+    from oracles import naive_absita_scores
+
+    reviews_path = shared_path("data", "ate_absita", "ate_absita_dev.ndjson")
+    reviews = [json.loads(line) for line in reviews_path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    predicted = frequent_aspects(reviews)
+    for record, gold in zip(predicted, reviews):  # some gold terms, some scores off by one or two
+        number = _stable_number(record["id_sentence"])
+        if number % 3 == 0:
+            record["aspects"] = list(gold["aspects"]) + record["aspects"]
+            record["polarities"] = list(gold["polarities"]) + record["polarities"]
+        record["score"] = gold["score"] + (number % 5) - 2
+    predicted = [{key: value for key, value in record.items() if key in fields or key == "id_sentence"}
+                 for record in predicted]
+    submission = tmp_path / "absita.ndjson"
+    _ndjson(submission, predicted)
+    result = absita.score(str(reviews_path), str(submission), "absita.ndjson", Options(), str(tmp_path))
+    statistics, draws = _resampled(result, 35)
+    gold_by_id = {review["id_sentence"]: review for review in reviews}
+    predicted_by_id = {record["id_sentence"]: record for record in predicted}
+    for indices, found in draws:
+        drawn = [statistics.items[i] for i in indices]
+        gold = _ndjson(tmp_path / "gold.ndjson", [dict(gold_by_id[item], id_sentence="%s#%d" % (item, k))
+                                                  for k, item in enumerate(drawn)])
+        submission_read = _ndjson(tmp_path / "sub.ndjson", [dict(predicted_by_id[item], id_sentence="%s#%d" % (item, k))
+                                                            for k, item in enumerate(drawn)])
+        expected, counts = naive_absita_scores(gold, submission_read)
+        _close(found, expected, "absita")
+        totals = column_totals(statistics, indices)
+        for task, task_counts in counts.items():  # the integer statistics, exactly
+            assert tuple(totals[task + "_" + f] for f in ("exact", "partial", "predicted", "gold")) == task_counts
+        assert totals["reviews"] == len(drawn)

@@ -178,7 +178,7 @@ def st2_scores(gold_records, predicted):
     statistics = SpanStatistics(SEMEVAL2021_T6_ST1_ST2)
     for record in gold_records:
         statistics.add_document(record["id"], gold[record["id"]], guesses.get(record["id"], {}))
-    result = span_track_result("t6_st2", "", "t6_st2", statistics, SEMEVAL2021_T6_ST1_ST2, False, "meme")
+    result = span_track_result("t6_st2", "", statistics, SEMEVAL2021_T6_ST1_ST2, False, "meme")
     return ["%.6f" % result.scores[k] for k in ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall")]
 
 

@@ -1,7 +1,9 @@
-"""SemEval-2021 Task 6 multilabel files (ST1 and ST3): reading and scoring.
+"""SemEval-2021 Task 6 multilabel files (ST1 and ST3): reading, scoring, per-item statistics.
 
 Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and the metric
 (micro/macro-F1 with ``zero_division=1`` over the subtask's class list); only the list differs.
+The headline scores are ``multilabel.aggregate`` of the per-class totals; ``item_statistics``
+gives the per-meme rows the same aggregate resamples. Both track modules bind them.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ import json
 from operator import itemgetter
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from .multilabel import count_classes, micro_macro
+from .multilabel import aggregate, class_columns, class_totals, count_classes, micro_macro
 from .options import Options, other_phase_ids
+from .per_item import ItemStatistics
 from .problems import Problems, reading_reference
 from .readers import record_where
 from .records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
@@ -80,7 +83,7 @@ def _checked_labels(record, index, classes, known, problems) -> Optional[List[st
     return [label for label in labels if isinstance(label, str) and label in known]
 
 
-def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str],
+def score_multilabel(track: str, title: str, classes: Sequence[str],
                      gold_path: str, submission_path: str, name: str, options: Options,
                      reference_dir: str) -> TrackResult:
     gold_problems = Problems(name)
@@ -103,7 +106,9 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
     gold_sets = list(map(itemgetter(1), gold))
     predicted_sets = list(map(itemgetter(1), predicted))
     counts = count_classes(zip(gold_sets, predicted_sets), classes)
-    scores = micro_macro(counts, classes)
+    scores = micro_macro(counts, classes)  # the table and the micro P and R
+    # The headline: the aggregate of the totals of every meme's row, as each resample's score
+    headline = aggregate(ItemStatistics(track, [], [], [], classes), class_totals(counts, classes))
 
     def private_column(index: int) -> list:  # labels as each file lists them, no per-row work
         if index == 0:
@@ -128,7 +133,7 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
     return TrackResult(
         track=track,
         title=title,
-        scores={prefix + "_f1_micro": scores.micro_f1, prefix + "_f1_macro": scores.macro_f1},
+        scores=headline,  # <track>_f1_micro, <track>_f1_macro
         details={
             "memes": len(gold),
             "gold labels": sum(map(len, gold_sets)),
@@ -143,6 +148,25 @@ def score_multilabel(track: str, title: str, prefix: str, classes: Sequence[str]
         private=Columns(["id", "gold", "predicted"], private_column),
         item_view=item_view,
     )
+
+
+def item_statistics(result: TrackResult) -> ItemStatistics:
+    """Per meme (gold order) and class: true positive, false positive, false negative (0 or 1),
+    columns ``multilabel.class_columns`` of the table's classes (the track's list)."""
+    classes = [row.label for row in result.table or ()]
+    position = {label: i for i, label in enumerate(classes)}
+    columns = class_columns(classes)
+    ids, gold, predicted = (result.private.values(i) for i in range(3))
+    rows = []
+    for gold_labels, predicted_labels in zip(gold, predicted):
+        row = [0] * len(columns)
+        gold_set, predicted_set = set(gold_labels), set(predicted_labels)
+        for label in gold_set:
+            row[3 * position[label] + (0 if label in predicted_set else 2)] = 1
+        for label in predicted_set - gold_set:
+            row[3 * position[label] + 1] = 1
+        rows.append(tuple(row))
+    return ItemStatistics(result.track, list(ids), columns, rows, classes, tuple(result.scores))
 
 
 # --- the baselines of ST1 and ST3 (written from the public input) --------------------------------

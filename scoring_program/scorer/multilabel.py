@@ -4,16 +4,23 @@ The SemEval-2021 T6 ST1/ST3 scorer calls ``sklearn.metrics.f1_score(average="mic
 zero_division=1)`` on MultiLabelBinarizer rows. Its statistics are per-class true positives,
 false positives and false negatives, counted here per document and summed.
 
+``aggregate`` is the tracks' scores from per-class totals (columns ``tp|<class>``, ``fp|<class>``,
+``fn|<class>``): the headline (``class_totals`` of the counts) and every resample go through it.
+The multilabel track modules bind it (their ``item_statistics`` is ``meme_multilabel``'s).
+
 ``zero_division=1`` means: a precision or recall of 0/0 is 1. So a class absent from both gold and
 predictions has P = R = F1 = 1 and lifts the macro average; a class on one side only scores 0.
 """
 
 from __future__ import annotations
 
-from .structs import struct
-from typing import AbstractSet, Dict, Iterable, List, Sequence, Tuple
+from typing import AbstractSet, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from .per_item import ItemStatistics, ScalarOps, Totals, numpy_mean
 from .result import TechniqueRow
+from .structs import struct
+
+KINDS = ("tp", "fp", "fn")  # the per-class columns, "<kind>|<class>"
 
 
 @struct
@@ -63,38 +70,6 @@ def sklearn_prf(tp: int, fp: int, fn: int, zero_division: float = 1.0) -> Tuple[
     return precision, recall, 2.0 * precision * recall / denominator
 
 
-def numpy_mean(values: Sequence[float]) -> float:
-    """The mean as numpy computes it for a contiguous float64 vector (pairwise summation).
-
-    numpy adds blocks of up to 128 elements with eight running partial sums; reproducing that
-    order keeps the macro average bit-identical to ``np.average``, not just within an ulp.
-    """
-    return _pairwise_sum(list(values)) / len(values) if values else 0.0
-
-
-def _pairwise_sum(values: List[float]) -> float:
-    n = len(values)
-    if n < 8:
-        total = -0.0
-        for value in values:
-            total += value
-        return total
-    if n <= 128:
-        partial = values[:8]
-        whole = n - n % 8
-        for i in range(8, whole, 8):
-            for j in range(8):
-                partial[j] += values[i + j]
-        total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + \
-                ((partial[4] + partial[5]) + (partial[6] + partial[7]))
-        for i in range(whole, n):
-            total += values[i]
-        return total
-    half = n // 2
-    half -= half % 8
-    return _pairwise_sum(values[:half]) + _pairwise_sum(values[half:])
-
-
 @struct
 class MultilabelScores:
     micro_f1: float
@@ -128,3 +103,49 @@ def micro_macro(counts: Dict[str, ClassCounts], classes: Sequence[str]) -> Multi
     f1_by_class = {row.label: row.f1 for row in rows}
     macro_f1 = numpy_mean([f1_by_class[label] for label in sorted(classes)])
     return MultilabelScores(micro_f1, macro_f1, micro_precision, micro_recall, rows)
+
+
+def class_columns(classes: Sequence[str]) -> List[str]:
+    """The per-item (and total) columns over ``classes``: tp, fp, fn of each class, in list order."""
+    return ["%s|%s" % (kind, label) for label in classes for kind in KINDS]
+
+
+def class_totals(counts: Dict[str, ClassCounts], classes: Sequence[str]) -> Dict[str, int]:
+    """The column totals of every item: the per-class counts as ``aggregate`` reads them."""
+    totals = {}
+    for label in classes:
+        c = counts[label]
+        totals["tp|" + label] = c.true_positives
+        totals["fp|" + label] = c.false_positives
+        totals["fn|" + label] = c.false_negatives
+    return totals
+
+
+def _sklearn_prf(tp, fp, fn, ops):
+    """``sklearn_prf`` (zero_division=1) through ``ops``: the same float steps on numbers or arrays
+    (a zero P + R gives 2·0·0 / 1 there and the default 0.0 here: the same 0.0)."""
+    precision = ops.divide(tp, tp + fp, 1.0)
+    recall = ops.divide(tp, tp + fn, 1.0)
+    return precision, recall, ops.divide(2.0 * precision * recall, precision + recall, 0.0)
+
+
+def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
+              ) -> Dict[str, Any]:
+    """``<track>_f1_micro`` and ``<track>_f1_macro`` from the per-class totals of
+    ``statistics.labels``, as ``micro_macro`` computes them: micro on the counts pooled in list
+    order, macro as numpy's mean over the classes in sorted order. ``key`` ending in ``_micro``:
+    only the micro score is needed (the 20-odd per-class F1 are skipped)."""
+    classes = statistics.labels
+    prefix = statistics.track
+    micro_only = key is not None and key.endswith("_micro")
+    tp = fp = fn = 0
+    f1_by_class = {}
+    for label in classes:
+        c_tp, c_fp, c_fn = totals["tp|" + label], totals["fp|" + label], totals["fn|" + label]
+        if not micro_only:
+            f1_by_class[label] = _sklearn_prf(c_tp, c_fp, c_fn, ops)[2]
+        tp, fp, fn = tp + c_tp, fp + c_fp, fn + c_fn
+    scores = {prefix + "_f1_micro": _sklearn_prf(tp, fp, fn, ops)[2]}
+    if not micro_only:
+        scores[prefix + "_f1_macro"] = ops.mean([f1_by_class[label] for label in sorted(classes)])
+    return scores

@@ -1,7 +1,7 @@
 """The list of tracks. Everything about a track is declared in its module, ``scorer/tracks/<name>.py``
-(file names, leaderboard keys and their direction, readers, scoring, public input, baseline, sample
-data, per-item statistics); this file only lists the modules and gives the rest of the program
-one view of each (``Track``).
+(file names, leaderboard keys and their direction, the organisers' leaderboards, readers, scoring,
+public input, baseline, sample data, per-item statistics and their aggregate); this file only lists
+the modules and gives the rest of the program one view of each (``Track``).
 
 Adding a track: write ``scorer/tracks/<name>.py`` and its card ``<name>.md``, add the module's name
 to ``MODULES``, and its keys to ``competition.yaml`` (README, "Adding a track").
@@ -23,10 +23,13 @@ class Track:
 
     ``name``, ``filename`` (the submission file in ``res/``), ``gold_names`` (what the track reads in
     ``ref/``: the first that exists), ``keys`` (leaderboard keys, primary first),
-    ``lower_is_better`` (keys ranked ascending), ``title``; ``implementation()`` is the module.
+    ``lower_is_better`` (keys ranked ascending), ``leaderboards`` ((name, key) of each ranking
+    in the organisers' results; their keys are the ones the detailed results mark as ranked),
+    ``title``; ``implementation()`` is the module (``score``, ``item_statistics``, ``aggregate``, ...).
     """
 
-    __slots__ = ("name", "filename", "gold_names", "keys", "lower_is_better", "title", "_module")
+    __slots__ = ("name", "filename", "gold_names", "keys", "lower_is_better", "leaderboards", "title",
+                 "_module")
 
     def __init__(self, module: ModuleType) -> None:
         self.name: str = module.NAME
@@ -34,6 +37,9 @@ class Track:
         self.gold_names: Tuple[str, ...] = tuple(module.GOLD_NAMES)
         self.keys: Tuple[str, ...] = tuple(module.KEYS)
         self.lower_is_better: FrozenSet[str] = frozenset(module.LOWER_IS_BETTER)
+        self.leaderboards: Tuple[Tuple[str, str], ...] = tuple(module.LEADERBOARDS)
+        if not all(key in self.keys for _, key in self.leaderboards):
+            raise AssertionError("%s: a leaderboard key is not in KEYS" % self.name)  # a bug of the module
         self.title: str = module.TITLE
         self._module = module
 

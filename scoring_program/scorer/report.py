@@ -167,10 +167,6 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
 
 MAX_CONFUSIONS = 40  # rows of the confusion list (at most techniques², ~400, pairs exist)
 
-# The scores each track is ranked by (absita: the three subtasks of EVALITA 2020), as the
-# organisers' results rank them (``resampling.LEADERBOARDS``); the board is ordered by its first
-# column (t6_st1_f1_micro), so a track's ranking is its column's order.
-RANKED = {"absita": ("ate_f1", "absa_f1", "sa_rmse")}
 
 
 def _bar(value: float) -> str:
@@ -237,7 +233,10 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
     e = _escape
     track = BY_NAME[result.track]
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
-    ranked = [key for key in RANKED.get(result.track, track.keys[:1]) if key in result.scores]
+    # The scores the track is ranked by, as the organisers' results rank them (its module's
+    # LEADERBOARDS; absita: the three subtasks of EVALITA 2020); the board is ordered by its first
+    # column (t6_st1_f1_micro), so a track's ranking is its column's order.
+    ranked = [key for _, key in track.leaderboards if key in result.scores]
     summary = "; ".join("<span class=\"key\">%s</span> = %s (%s is better)"
                         % (e(key), _number(result.scores[key]), "lower" if key in LOWER_IS_BETTER else "higher")
                         for key in ranked)

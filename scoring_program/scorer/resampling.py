@@ -1,20 +1,20 @@
 """Per-item statistics and bootstrap resamples: what confidence intervals and significance stand on.
 
-An *item* is the task's unit of resampling, with all of its rows: a meme (t6_st1, t6_st2, t6_st3),
-an article (flc), an id (nlu), a review (absita). ``item_statistics`` turns a ``TrackResult`` (its
-in-memory per-item details, ``result.private``) into one row of numbers per item, the item's
-sufficient statistics; ``aggregate`` turns the column totals of any selection of items into the
-track's scores. Over all items, each once, the aggregate equals the track's headline scores bit for
-bit (``tests/test_resampling.py``); over a bootstrap resample it is the resample's score.
+Generic: each track module declares its own per-item statistics and aggregate
+(``item_statistics(result) -> ItemStatistics``, ``aggregate(statistics, totals, ops, key)``) and
+its ``LEADERBOARDS``; this module dispatches to them through the registry (``item_statistics``,
+``aggregate``), lists the leaderboards, and holds what is the same for every track: the
+resamples, the intervals, and scoring a submission in process. The row type, the column totals
+and the scalar operations live in ``per_item.py`` (light: the scoring path imports them; this
+module, with ``fractions``, stays off it).
+
+Over all items, each once, the aggregate equals the track's headline scores bit for bit (the
+tracks compute their headline with the same aggregate; ``tests/test_resampling.py``); over a
+bootstrap resample it is the resample's score.
 
 ``resample_indices`` is the one definition of the resamples (``random.Random(seed)``): the
 organisers' ``rank_submissions.py`` (numpy) and the participants' ``score_locally.py`` (this
 module, standard library only) draw the same ones.
-
-The aggregates are written once for two kinds of numbers: plain floats (``ScalarOps``, here) and
-arrays of resamples (``ranking.statistics.ArrayOps``, the organisers' tool), through the four
-operations of an ``ops`` object. Issue 14 may move each track's part into its track module; it is
-kept in one place here (``ITEM_STATISTICS``, ``AGGREGATES``) so that the move is a cut and paste.
 """
 
 from __future__ import annotations
@@ -23,247 +23,34 @@ import math
 import os
 import random
 from fractions import Fraction
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .multilabel import numpy_mean
-from .registry import LOWER_IS_BETTER
+from .per_item import ItemStatistics, ScalarOps, Totals, column_totals  # noqa: F401 (the public names)
+from .registry import BY_NAME, TRACKS
 from .result import TrackResult
 
 # The scores that get a confidence interval, a rank and significance groups: one leaderboard per
-# entry, (name, track, key, higher is better). Each track's ranking score; absita has the three
-# subtasks of EVALITA 2020 (ATE, ABSA, SA). The direction is the registry's.
+# entry, (name, track, key, higher is better), from the track modules' LEADERBOARDS (each track's
+# ranking score; absita's the three subtasks of EVALITA 2020), the direction from their LOWER_IS_BETTER.
 LEADERBOARDS: Tuple[Tuple[str, str, str, bool], ...] = tuple(
-    (name, track, key, key not in LOWER_IS_BETTER) for name, track, key in (
-        ("t6_st1", "t6_st1", "t6_st1_f1_micro"),
-        ("t6_st2", "t6_st2", "t6_st2_f1"),
-        ("t6_st3", "t6_st3", "t6_st3_f1_micro"),
-        ("flc", "flc", "flc_f1"),
-        ("nlu", "nlu", "nlu_score"),
-        ("absita", "absita", "ate_f1"),
-        ("absita_absa", "absita", "absa_f1"),
-        ("absita_sa", "absita", "sa_rmse")))
+    (name, track.name, key, key not in track.lower_is_better) for track in TRACKS for name, key in track.leaderboards)
 
 CONFIDENCE = Fraction(95, 100)
 
 
-class ItemStatistics:
-    """One row of sufficient statistics per item, in the gold's item order.
-
-    ``columns`` name the statistics; ``rows[i][j]`` is statistic j of item i (int or float).
-    ``labels``: the technique (class) list the columns are built on, in the track's order.
-    ``keys``: the score keys the track reported for this submission (absita reports only the
-    subtasks a submission entered).
-    """
-
-    __slots__ = ("track", "items", "columns", "rows", "labels", "keys")
-
-    def __init__(self, track: str, items: List[str], columns: List[str], rows: List[tuple],
-                 labels: Sequence[str] = (), keys: Sequence[str] = ()) -> None:
-        self.track = track
-        self.items = items
-        self.columns = columns
-        self.rows = rows
-        self.labels = tuple(labels)
-        self.keys = tuple(keys)
-
-
-# --- per track: TrackResult -> ItemStatistics ------------------------------------------------------
-
-def _multilabel_statistics(result: TrackResult) -> ItemStatistics:
-    """Per meme and class: true positive, false positive, false negative (0 or 1)."""
-    classes = [row.label for row in result.table or ()]
-    position = {label: i for i, label in enumerate(classes)}
-    columns = ["%s|%s" % (kind, label) for label in classes for kind in ("tp", "fp", "fn")]
-    ids, gold, predicted = (result.private.values(i) for i in range(3))
-    rows = []
-    for gold_labels, predicted_labels in zip(gold, predicted):
-        row = [0] * len(columns)
-        gold_set, predicted_set = set(gold_labels), set(predicted_labels)
-        for label in gold_set:
-            row[3 * position[label] + (0 if label in predicted_set else 2)] = 1
-        for label in predicted_set - gold_set:
-            row[3 * position[label] + 1] = 1
-        rows.append(tuple(row))
-    return ItemStatistics(result.track, list(ids), columns, rows, classes, tuple(result.scores))
-
-
-def _span_statistics(result: TrackResult) -> ItemStatistics:
-    """Per document and technique: the precision sum, recall sum, predicted and gold spans.
-
-    Techniques in the order the track sums them: its list (the table's rows), then any other one
-    found in the rows (flc's fragments-only mode has no list: one pseudo-technique).
-    """
-    documents, techniques, precision_sums, recall_sums, predicted, gold = (
-        result.private.values(i) for i in range(6))
-    labels = [row.label for row in result.table or ()]
-    for technique in techniques:
-        if technique not in labels:
-            labels.append(technique)
-    position = {label: i for i, label in enumerate(labels)}
-    columns = ["%s|%s" % (kind, label) for label in labels
-               for kind in ("precision_sum", "recall_sum", "predicted", "gold")]
-    items = list(result.private.items)
-    where = {item: i for i, item in enumerate(items)}
-    width = 4 * len(labels)
-    rows: List[Any] = [None] * len(items)
-    for document, technique, p_sum, r_sum, n_predicted, n_gold in zip(
-            documents, techniques, precision_sums, recall_sums, predicted, gold):
-        i = where[document]
-        if rows[i] is None:
-            rows[i] = [0.0, 0.0, 0, 0] * len(labels)
-        base = 4 * position[technique]
-        rows[i][base:base + 4] = [p_sum, r_sum, n_predicted, n_gold]
-    empty = (0.0, 0.0, 0, 0) * len(labels)
-    rows = [empty if row is None else tuple(row) for row in rows]
-    assert all(len(row) == width for row in rows)
-    return ItemStatistics(result.track, items, columns, rows, labels, tuple(result.scores))
-
-
-def _nlu_statistics(result: TrackResult) -> ItemStatistics:
-    """Per id: q' + r' of the best gold answer (as the track adds them), q', r' and 1."""
-    rows = [(row["q"] + row["r"], row["q"], row["r"], 1) for row in result.private]
-    return ItemStatistics("nlu", [row["id"] for row in result.private], ["q_plus_r", "q", "r", "ids"],
-                          rows, (), tuple(result.scores))
-
-
-_TERM_FIELDS = ("exact", "partial", "predicted", "gold")
-
-
-def _absita_statistics(result: TrackResult) -> ItemStatistics:
-    """Per review: ATE and ABSA matching counts, the squared score error and 1."""
-    columns = (["ate_" + f for f in _TERM_FIELDS] + ["absa_" + f for f in _TERM_FIELDS]
-               + ["squared_error", "reviews"])
-    rows = [tuple([row["ate"][f] for f in _TERM_FIELDS] + [row["absa"][f] for f in _TERM_FIELDS]
-                  + [row["squared_error"], 1]) for row in result.private]
-    return ItemStatistics("absita", [row["id_sentence"] for row in result.private], columns, rows, (),
-                          tuple(result.scores))
-
-
-ITEM_STATISTICS: Dict[str, Callable[[TrackResult], ItemStatistics]] = {
-    "t6_st1": _multilabel_statistics,
-    "t6_st2": _span_statistics,
-    "t6_st3": _multilabel_statistics,
-    "flc": _span_statistics,
-    "nlu": _nlu_statistics,
-    "absita": _absita_statistics,
-}
-
-
 def item_statistics(result: TrackResult) -> ItemStatistics:
-    """The per-item sufficient statistics of a scored submission (from ``result.private``)."""
-    return ITEM_STATISTICS[result.track](result)
-
-
-# --- per track: column totals -> scores ------------------------------------------------------------
-
-class ScalarOps:
-    """The aggregates' operations on plain numbers, in the float steps of the tracks' own code."""
-
-    @staticmethod
-    def divide(numerator, denominator, default):
-        return numerator / denominator if denominator else default
-
-    @staticmethod
-    def where(condition, if_true, if_false):
-        return if_true if condition else if_false
-
-    sqrt = staticmethod(math.sqrt)
-    mean = staticmethod(numpy_mean)  # numpy's pairwise order: bit-identical to scikit-learn's macro
-
-
-Totals = Mapping[str, Any]
-
-
-def _sklearn_prf(tp, fp, fn, ops):
-    """scikit-learn's P, R, F1 with zero_division=1 (``multilabel.sklearn_prf``'s float steps)."""
-    precision = ops.divide(tp, tp + fp, 1.0)
-    recall = ops.divide(tp, tp + fn, 1.0)
-    return precision, recall, ops.divide(2.0 * precision * recall, precision + recall, 0.0)
-
-
-def _multilabel_scores(statistics: ItemStatistics, totals: Totals, ops, micro_only: bool = False
-                       ) -> Dict[str, float]:
-    classes = statistics.labels
-    prefix = statistics.track
-    tp = fp = fn = 0
-    f1_by_class = {}
-    for label in classes:
-        c_tp, c_fp, c_fn = (totals["%s|%s" % (kind, label)] for kind in ("tp", "fp", "fn"))
-        if not micro_only:
-            f1_by_class[label] = _sklearn_prf(c_tp, c_fp, c_fn, ops)[2]
-        tp, fp, fn = tp + c_tp, fp + c_fp, fn + c_fn
-    scores = {prefix + "_f1_micro": _sklearn_prf(tp, fp, fn, ops)[2]}
-    if not micro_only:
-        scores[prefix + "_f1_macro"] = ops.mean([f1_by_class[label] for label in sorted(classes)])
-    return scores
-
-
-def _span_scores(statistics: ItemStatistics, totals: Totals, ops) -> Dict[str, float]:
-    """``span_metric._prf`` on the sums over techniques, added in the track's technique order."""
-    sums = [0.0, 0.0, 0.0, 0.0]
-    for label in statistics.labels:
-        for i, kind in enumerate(("precision_sum", "recall_sum", "predicted", "gold")):
-            sums[i] = sums[i] + totals["%s|%s" % (kind, label)]
-    precision_sum, recall_sum, predicted, gold = sums
-    precision = ops.divide(precision_sum, predicted, 0.0)
-    recall = ops.divide(recall_sum, gold, 0.0)
-    f1 = ops.where((precision > 0) & (recall > 0), ops.divide(2 * precision * recall, precision + recall, 0.0),
-                   ops.where((predicted == 0) & (gold == 0), 1.0, 0.0))
-    prefix = statistics.track
-    return {prefix + "_f1": f1, prefix + "_precision": precision, prefix + "_recall": recall}
-
-
-def _nlu_scores(statistics: ItemStatistics, totals: Totals, ops) -> Dict[str, float]:
-    n = totals["ids"]
-    return {"nlu_score": totals["q_plus_r"] / (2 * n), "nlu_q": totals["q"] / n, "nlu_r": totals["r"] / n}
-
-
-def _absita_scores(statistics: ItemStatistics, totals: Totals, ops) -> Dict[str, float]:
-    scores = {}
-    for task in ("ate", "absa"):
-        if task + "_f1" in statistics.keys:
-            matched = totals[task + "_exact"] + 0.5 * totals[task + "_partial"]
-            precision = ops.divide(matched, totals[task + "_predicted"], 0.0)
-            recall = ops.divide(matched, totals[task + "_gold"], 0.0)
-            scores.update({task + "_f1": ops.divide(2 * precision * recall, precision + recall, 0.0),
-                           task + "_precision": precision, task + "_recall": recall})
-    if "sa_rmse" in statistics.keys:
-        scores["sa_rmse"] = ops.sqrt(totals["squared_error"] / totals["reviews"])
-    return scores
-
-
-AGGREGATES = {
-    "t6_st1": _multilabel_scores,
-    "t6_st2": _span_scores,
-    "t6_st3": _multilabel_scores,
-    "flc": _span_scores,
-    "nlu": _nlu_scores,
-    "absita": _absita_scores,
-}
+    """The per-item sufficient statistics of a scored submission (from ``result.private``), by
+    its track module's ``item_statistics``."""
+    return BY_NAME[result.track].implementation().item_statistics(result)
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, Any]:
     """The track's scores from column totals (a mapping column -> number, or -> array with
-    ``ops=ranking.statistics.ArrayOps``). ``key``: only that score is needed (a hint: the multilabel
-    tracks then skip the 20-odd per-class F1 of the macro average; other keys may come too)."""
-    if statistics.track in ("t6_st1", "t6_st3"):
-        return _multilabel_scores(statistics, totals, ops, micro_only=key is not None and key.endswith("_micro"))
-    return AGGREGATES[statistics.track](statistics, totals, ops)
-
-
-def column_totals(statistics: ItemStatistics, indices: Optional[Sequence[int]] = None) -> Dict[str, Any]:
-    """Each column summed over the items at ``indices`` (default: every item once), item by item
-    from 0 as the tracks add them (absita's squared errors use ``sum()``, which Python 3.12 made
-    compensated: there the last bit of the RMSE may differ)."""
-    rows = statistics.rows if indices is None else [statistics.rows[i] for i in indices]
-    totals = []
-    for column in zip(*rows) if rows else [()] * len(statistics.columns):
-        total = 0.0 if column and isinstance(column[0], float) else 0
-        for value in column:
-            total += value
-        totals.append(total)
-    return dict(zip(statistics.columns, totals))
+    ``ops=ranking.statistics.ArrayOps``), by its track module's ``aggregate``. ``key``: only that
+    score is needed (a hint: the multilabel tracks then skip the 20-odd per-class F1 of the macro
+    average; other keys may come too)."""
+    return BY_NAME[statistics.track].implementation().aggregate(statistics, totals, ops, key)
 
 
 # --- resamples --------------------------------------------------------------------------------------

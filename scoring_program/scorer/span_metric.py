@@ -2,15 +2,18 @@
 
 Statistics are computed per document and technique (the rows of ``SpanStatistics``), then
 aggregated (``SpanCounts``): the headline numbers, the per-technique table and any resampling are
-sums of the same rows.
+sums of the same rows. ``item_statistics`` (a row per document: the four sums of each technique)
+and ``aggregate`` (the scores from per-technique totals) are the span tracks' own, bound by both
+track modules; the headline is that aggregate over the per-technique totals of every row.
 """
 
 from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from .per_item import ItemStatistics, ScalarOps, Totals
 from .result import Columns, TechniqueRow, TrackResult
 from .spans import Span, disjoint_overlap_sums, first_overlap_in_sorted, merge_overlapping, overlap_sums
 
@@ -330,11 +333,74 @@ def overlap_problem(overlap: Overlap) -> str:
             % (technique, first[0], first[1], second[0], second[1]))
 
 
-def span_track_result(track: str, title: str, prefix: str, statistics: SpanStatistics,
+KINDS = ("precision_sum", "recall_sum", "predicted", "gold")  # the columns "<kind>|<technique>"
+
+
+def technique_totals(by_technique: Mapping[str, SpanCounts]) -> Dict[str, Any]:
+    """The column totals of every document: the per-technique sums as ``aggregate`` reads them."""
+    totals: Dict[str, Any] = {}
+    for technique, counts in by_technique.items():
+        totals["precision_sum|" + technique] = counts.precision_sum
+        totals["recall_sum|" + technique] = counts.recall_sum
+        totals["predicted|" + technique] = counts.predicted
+        totals["gold|" + technique] = counts.gold
+    return totals
+
+
+def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
+              ) -> Dict[str, Any]:
+    """``<track>_f1``, ``_precision``, ``_recall``: ``_prf`` on the sums over the techniques of
+    ``statistics.labels``, added in that order (as ``SpanStatistics.totals`` pools them)."""
+    precision_sum = recall_sum = predicted = gold = 0.0
+    for label in statistics.labels:
+        precision_sum = precision_sum + totals["precision_sum|" + label]
+        recall_sum = recall_sum + totals["recall_sum|" + label]
+        predicted = predicted + totals["predicted|" + label]
+        gold = gold + totals["gold|" + label]
+    precision = ops.divide(precision_sum, predicted, 0.0)
+    recall = ops.divide(recall_sum, gold, 0.0)
+    f1 = ops.where((precision > 0) & (recall > 0), ops.divide(2 * precision * recall, precision + recall, 0.0),
+                   ops.where((predicted == 0) & (gold == 0), 1.0, 0.0))
+    prefix = statistics.track
+    return {prefix + "_f1": f1, prefix + "_precision": precision, prefix + "_recall": recall}
+
+
+def item_statistics(result: TrackResult) -> ItemStatistics:
+    """Per document (every one, in order) and technique: the precision sum, recall sum, predicted
+    and gold spans (columns ``<kind>|<technique>``), from ``result.private``.
+
+    Techniques in the order the track sums them: its list (the table's rows), then any other one
+    found in the rows (flc's fragments-only mode has no list: one pseudo-technique).
+    """
+    documents, techniques, precision_sums, recall_sums, predicted, gold = (
+        result.private.values(i) for i in range(6))
+    labels = [row.label for row in result.table or ()]
+    for technique in techniques:
+        if technique not in labels:
+            labels.append(technique)
+    position = {label: i for i, label in enumerate(labels)}
+    columns = ["%s|%s" % (kind, label) for label in labels for kind in KINDS]
+    items = list(result.private.items)
+    where = {item: i for i, item in enumerate(items)}
+    rows: List[Any] = [None] * len(items)
+    for document, technique, p_sum, r_sum, n_predicted, n_gold in zip(
+            documents, techniques, precision_sums, recall_sums, predicted, gold):
+        i = where[document]
+        if rows[i] is None:
+            rows[i] = [0.0, 0.0, 0, 0] * len(labels)
+        base = 4 * position[technique]
+        rows[i][base:base + 4] = [p_sum, r_sum, n_predicted, n_gold]
+    empty = (0.0, 0.0, 0, 0) * len(labels)
+    rows = [empty if row is None else tuple(row) for row in rows]
+    return ItemStatistics(result.track, items, columns, rows, labels, tuple(result.scores))
+
+
+def span_track_result(track: str, title: str, statistics: SpanStatistics,
                       techniques: Sequence[str], official_recall: bool, noun: str) -> TrackResult:
-    """Headline P/R/F1 (keys ``<prefix>_f1``, ``_precision``, ``_recall``), table and details."""
+    """Headline P/R/F1 (keys ``<track>_f1``, ``_precision``, ``_recall``: ``aggregate`` of the
+    per-technique totals), table and details."""
     overall, by_technique = statistics.totals(techniques)
-    precision, recall, f1 = precision_recall_f1(overall)
+    headline = aggregate(ItemStatistics(track, [], [], [], list(by_technique)), technique_totals(by_technique))
     table = technique_rows(by_technique, techniques, official_recall) if techniques else None
     note = ("Per technique, official variant: 'recall' is the precision sum over the gold count, "
             "as in the published scorers (it can exceed 1)." if official_recall else
@@ -345,7 +411,7 @@ def span_track_result(track: str, title: str, prefix: str, statistics: SpanStati
     return TrackResult(
         track=track,
         title=title,
-        scores={prefix + "_f1": f1, prefix + "_precision": precision, prefix + "_recall": recall},
+        scores=headline,
         details={
             noun + "s": len(statistics.documents),
             "gold spans": overall.gold,

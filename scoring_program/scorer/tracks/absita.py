@@ -19,6 +19,7 @@ from ..structs import factory, struct
 from typing import Any, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..options import Options, other_phase_ids
+from ..per_item import ItemStatistics, ScalarOps, Totals
 from ..problems import Problems, clip, describe, reading_reference
 from ..readers import MAX_LINE_BYTES, iter_ndjson
 from ..records import check_duplicates, check_id_sets, record_limit
@@ -33,6 +34,9 @@ GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
 KEYS = ("ate_f1", "ate_precision", "ate_recall", "absa_f1", "absa_precision", "absa_recall",
         "sa_rmse")
 LOWER_IS_BETTER = frozenset({"sa_rmse"})
+# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name,
+# key), the three subtasks of EVALITA 2020; the detailed results mark these keys as ranked.
+LEADERBOARDS = ((NAME, "ate_f1"), ("absita_absa", "absa_f1"), ("absita_sa", "sa_rmse"))
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "ate_absita_training.ndjson", "dev": "ate_absita_dev.ndjson"}
@@ -309,23 +313,27 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems.raise_if_any()
     per_review = [(gold.identifier, statistics_of[gold.identifier]) for gold in gold_reviews]
 
-    scores: Dict[str, float] = {}
     details: Dict[str, float] = {"reviews": len(gold_reviews)}
+    # The headline: the aggregate of the totals of every review's row, summed in review order as
+    # ``per_item.column_totals`` sums them for a resample (a loop, not sum(): Python 3.12's sum()
+    # of floats is compensated)
     ate, absa = TermCounts(), TermCounts()
+    squared_error = 0.0
     for _, statistics in per_review:
         ate.add(statistics.ate)
         absa.add(statistics.absa)
+        squared_error += statistics.squared_error
+    totals: Dict[str, Any] = {"squared_error": squared_error, "reviews": len(per_review)}
+    for task, counts in (("ate", ate), ("absa", absa)):
+        totals.update({task + "_" + field: getattr(counts, field) for field in TERM_FIELDS})
+    reported = [key for key, entered in (("ate_f1", has_aspects), ("absa_f1", has_polarities),
+                                         ("sa_rmse", has_score)) if entered]
+    scores = aggregate(ItemStatistics(NAME, [], [], [], (), reported), totals)
     if has_aspects:
-        p, r, f1 = precision_recall_f1(ate)
-        scores.update(ate_f1=f1, ate_precision=p, ate_recall=r)
         details.update({"ATE exact matches": ate.exact, "ATE partial matches": ate.partial,
                         "ATE predicted terms": ate.predicted, "ATE gold terms": ate.gold})
     if has_polarities:
-        p, r, f1 = precision_recall_f1(absa)
-        scores.update(absa_f1=f1, absa_precision=p, absa_recall=r)
         details.update({"ABSA exact matches": absa.exact, "ABSA partial matches": absa.partial})
-    if has_score:
-        scores["sa_rmse"] = math.sqrt(sum(s.squared_error for _, s in per_review) / len(per_review))
     notes = []
     if not has_polarities and has_aspects:
         notes.append("No polarities were submitted: ABSA is not reported.")
@@ -338,6 +346,38 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         private=[{"id_sentence": identifier, "ate": vars(s.ate), "absa": vars(s.absa),
                   "squared_error": s.squared_error} for identifier, s in per_review],
     )
+
+
+# --- per-item statistics: what the organisers' confidence intervals and significance stand on -----
+
+TERM_FIELDS = ("exact", "partial", "predicted", "gold")
+COLUMNS = (["ate_" + f for f in TERM_FIELDS] + ["absa_" + f for f in TERM_FIELDS]
+           + ["squared_error", "reviews"])
+
+
+def item_statistics(result: TrackResult) -> ItemStatistics:
+    """Per review (gold order): ATE and ABSA matching counts, the squared score error and 1."""
+    rows = [tuple([row["ate"][f] for f in TERM_FIELDS] + [row["absa"][f] for f in TERM_FIELDS]
+                  + [row["squared_error"], 1]) for row in result.private]
+    return ItemStatistics(NAME, [row["id_sentence"] for row in result.private], list(COLUMNS), rows, (),
+                          tuple(result.scores))
+
+
+def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
+              ) -> Dict[str, Any]:
+    """The scores of the subtasks the submission entered (``statistics.keys``): ATE and ABSA
+    P, R, F1 (``precision_recall_f1``'s steps on the pooled counts) and SA's RMSE."""
+    scores = {}
+    for task in ("ate", "absa"):
+        if task + "_f1" in statistics.keys:
+            matched = totals[task + "_exact"] + 0.5 * totals[task + "_partial"]
+            precision = ops.divide(matched, totals[task + "_predicted"], 0.0)
+            recall = ops.divide(matched, totals[task + "_gold"], 0.0)
+            scores.update({task + "_f1": ops.divide(2 * precision * recall, precision + recall, 0.0),
+                           task + "_precision": precision, task + "_recall": recall})
+    if "sa_rmse" in statistics.keys:
+        scores["sa_rmse"] = ops.sqrt(totals["squared_error"] / totals["reviews"])
+    return scores
 
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------

@@ -21,6 +21,7 @@ from ..problems import Problems, reading_reference
 from ..problems import clip
 from ..readers import MAX_INT_DIGITS, read_text, text_blocks
 from ..records import add_other_phase_problem, label_problem, record_limit
+from .. import span_metric
 from ..result import ItemView, TrackResult
 from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                            span_track_result, warn_if_past_the_text)
@@ -38,6 +39,8 @@ GOLD_NAMES = (GOLD_FOLDER, FILE_NAME)  # what the track reads in ref/: the first
 # and precision; the build refuses a mismatch), and those ranked lower-is-better.
 KEYS = ("flc_f1", "flc_precision", "flc_recall")
 LOWER_IS_BETTER = frozenset()
+# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
+LEADERBOARDS = ((NAME, "flc_f1"),)
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "train-labels-FLC"}  # the PTC folder of article<ID>.task-FLC.labels files
@@ -272,7 +275,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     statistics = _statistics(gold, predicted, unknown, options, problems)
     problems.raise_if_any()
     collapse = options.flc_ignore_techniques
-    result = span_track_result("flc", TITLE, "flc", statistics, () if collapse else TECHNIQUES,
+    result = span_track_result(NAME, TITLE, statistics, () if collapse else TECHNIQUES,
                                options.per_technique_recall == "official", "article")
     if collapse:
         result.notes.append("Fragments only: techniques are ignored (official -f mode).")
@@ -323,6 +326,12 @@ def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], optio
             for overlap in overlaps:
                 problems.add("article %s" % clip(article), overlap_problem(overlap))
     return statistics
+
+
+# Per-item statistics (a row per article: the four sums of each technique) and the scores from their
+# totals; the headline is the same aggregate over the per-technique totals (``span_metric``).
+item_statistics = span_metric.item_statistics
+aggregate = span_metric.aggregate
 
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------

@@ -16,6 +16,7 @@ import os
 from typing import Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..options import Options, other_phase_ids
+from ..per_item import ItemStatistics, ScalarOps, Totals
 from ..problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
 from ..readers import byte_chunks, file_contains, iter_csv
 from ..records import check_duplicates, check_id_sets, record_limit
@@ -29,6 +30,8 @@ GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
 # and precision; the build refuses a mismatch), and those ranked lower-is-better.
 KEYS = ("nlu_score", "nlu_q", "nlu_r")
 LOWER_IS_BETTER = frozenset()
+# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
+LEADERBOARDS = ((NAME, "nlu_score"),)
 TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test input (id,q,r,s)
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
@@ -296,16 +299,38 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                         "chosen_answer": best[3] + 1, "answers": len(gold[identifier])})
     problems.raise_if_any()
     n = len(gold_ids)
+    # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
+    # id order as ``per_item.column_totals`` sums them for a resample
+    totals = {"q_plus_r": total, "q": q_total, "r": r_total, "ids": n}
     return TrackResult(
-        track="nlu",
+        track=NAME,
         title=TITLE,
-        scores={"nlu_score": total / (2 * n), "nlu_q": q_total / n, "nlu_r": r_total / n},
+        scores=aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals),
         details={"scored ids": n, "gold answers": len(gold_rows), "submitted rows": len(submitted)},
         notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
                "each text's one pair of wrapping quotes removed first."],
         warnings=warnings,
         private=private,
     )
+
+
+# --- per-item statistics: what the organisers' confidence intervals and significance stand on -----
+
+COLUMNS = ["q_plus_r", "q", "r", "ids"]
+
+
+def item_statistics(result: TrackResult) -> ItemStatistics:
+    """Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1."""
+    rows = [(row["q"] + row["r"], row["q"], row["r"], 1) for row in result.private]
+    return ItemStatistics(NAME, [row["id"] for row in result.private], list(COLUMNS), rows, (),
+                          tuple(result.scores))
+
+
+def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
+              ) -> Dict[str, float]:
+    """``nlu_score`` = Σ (q' + r') / 2N, ``nlu_q`` and ``nlu_r`` the means of the halves."""
+    n = totals["ids"]
+    return {"nlu_score": totals["q_plus_r"] / (2 * n), "nlu_q": totals["q"] / n, "nlu_r": totals["r"] / n}
 
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------

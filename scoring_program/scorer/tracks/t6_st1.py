@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import List
 
+from .. import meme_multilabel, multilabel
 from ..meme_multilabel import score_multilabel
 from ..public_input import MemeList
 from ..options import Options
@@ -22,6 +23,8 @@ GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
 # and precision; the build refuses a mismatch), and those ranked lower-is-better.
 KEYS = ("t6_st1_f1_micro", "t6_st1_f1_macro")
 LOWER_IS_BETTER = frozenset()
+# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
+LEADERBOARDS = ((NAME, "t6_st1_f1_micro"),)
 TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
@@ -30,8 +33,14 @@ RELEASED_GOLD = {"train": "training_set_task1.txt", "dev": "dev_set_task1.txt", 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
-    return score_multilabel("t6_st1", TITLE, "t6_st1", TECHNIQUES,
+    return score_multilabel(NAME, TITLE, TECHNIQUES,
                             gold_path, submission_path, name, options, reference_dir)
+
+
+# Per-item statistics (a row per meme: tp, fp, fn per class) and the scores from their totals; the
+# headline above is the same aggregate over every meme (``multilabel``, ``meme_multilabel``).
+item_statistics = meme_multilabel.item_statistics
+aggregate = multilabel.aggregate
 
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------

@@ -16,6 +16,7 @@ from ..options import Options, other_phase_ids
 from ..problems import Problems, describe, reading_reference
 from ..readers import record_where
 from ..records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
+from .. import span_metric
 from ..result import ItemView, TrackResult
 from ..span_metric import (SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                            span_track_result, warn_if_past_the_text)
@@ -30,6 +31,8 @@ GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
 # and precision; the build refuses a mismatch), and those ranked lower-is-better.
 KEYS = ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall")
 LOWER_IS_BETTER = frozenset()
+# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
+LEADERBOARDS = ((NAME, "t6_st2_f1"),)
 TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
@@ -197,7 +200,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     statistics = SpanStatistics(TECHNIQUES, confusions=options.detailed_results == "full")
     for meme in gold_order:
         statistics.add_document(meme, gold[meme], predicted.get(meme, {}))
-    result = span_track_result("t6_st2", TITLE, "t6_st2", statistics, TECHNIQUES,
+    result = span_track_result(NAME, TITLE, statistics, TECHNIQUES,
                                options.per_technique_recall == "official", "meme")
     result.warnings.extend(problems.warnings)
     result.item_view = _item_view(gold_path, gold, predicted)
@@ -219,6 +222,12 @@ def _item_view(gold_path: str, gold: Memes, predicted: Memes) -> Callable[[str],
 
 def _flat(spans: Dict[str, List[Span]]) -> List[Tuple[str, int, int]]:
     return [(technique, start, end) for technique, group in spans.items() for start, end in group]
+
+
+# Per-item statistics (a row per meme: the four sums of each technique) and the scores from their
+# totals; the headline is the same aggregate over the per-technique totals (``span_metric``).
+item_statistics = span_metric.item_statistics
+aggregate = span_metric.aggregate
 
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------
