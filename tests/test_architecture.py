@@ -25,7 +25,7 @@ MODULE_LAYER = {
     "registry": "tracks",
     "span_metric": "shared", "spans": "shared", "span_store": "shared", "multilabel": "shared",
     "meme_multilabel": "shared", "lcs": "shared", "nltk_tokens": "shared", "public_input": "shared",
-    "sample_text": "shared", "statistics": "shared", "techniques": "shared",
+    "sample_text": "shared", "per_item": "shared", "techniques": "shared",
     "readers": "readers", "records": "readers", "problems": "readers", "options": "readers",
     "result": "readers", "__init__": "readers",
 }

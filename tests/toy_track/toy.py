@@ -61,7 +61,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options, ref
 # --- per-item statistics: one row per sentence ------------------------------------------------------
 
 def item_statistics(result: TrackResult):
-    from ..resampling import ItemStatistics
+    from ..per_item import ItemStatistics
     return ItemStatistics(NAME, [row["id"] for row in result.private], ["correct", "sentences"],
                           [(row["correct"], 1) for row in result.private], (), KEYS)
 
