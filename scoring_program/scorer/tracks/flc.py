@@ -361,6 +361,12 @@ def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
         return [line.strip() for line in handle if line.strip()]
 
 
+def is_public_input(folder: str) -> bool:
+    """Whether ``folder`` holds this track's public input (the article list), which gold never has:
+    ``score_locally.py`` tells a participant who passed ``public_data/`` as the gold."""
+    return os.path.isfile(os.path.join(folder, GOLD_FOLDER, ARTICLE_LIST))
+
+
 def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
     """A gold folder of empty ``.labels`` files, one per article, with the texts (they bound the
     offsets)."""
