@@ -10,7 +10,7 @@ and ``benchmarks/run.py`` only call them. Every text here was written for this r
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .techniques import SEMEVAL2021_T6_ST1_ST2
 
@@ -174,10 +174,21 @@ def no_same_overlap(labels: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     return kept
 
 
-def write_benchmark_json(input_dir: str, filename: str, gold: Any, predicted: Any) -> None:
-    """``ref/filename`` and ``res/filename`` as compact JSON."""
+def write_sample_memes(folder: str, filename: str, split: str, seed: int,
+                       record: Callable[[SampleMeme], Dict[str, Any]]) -> List[str]:
+    """A meme track's sample gold: ``record(meme)`` for each of ``sample_memes``; [filename]."""
+    import os
+    from .public_input import write_json
+    write_json(os.path.join(folder, filename), [record(meme) for meme in sample_memes(seed, split)])
+    return [filename]
+
+
+def write_benchmark_memes(input_dir: str, filename: str, scale: int, rng: random.Random,
+                          classes: Sequence[str], spans: bool) -> None:
+    """A meme track's benchmark input (``benchmark_memes``): ``ref/filename`` and ``res/filename``
+    as compact JSON."""
     import json
     import os
-    for side, value in (("ref", gold), ("res", predicted)):
+    for side, value in zip(("ref", "res"), benchmark_memes(scale, rng, classes, spans)):
         with open(os.path.join(input_dir, side, filename), "w", encoding="utf-8") as handle:
             json.dump(value, handle)

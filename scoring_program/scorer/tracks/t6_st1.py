@@ -60,15 +60,12 @@ if TYPE_CHECKING:  # the annotations only: the scoring path never imports random
 
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """The sample gold of ``split``: the memes the three subtasks share, with the techniques of their spans."""
-    import os
-    from ..public_input import write_json
-    from ..sample_text import sample_memes
-    records = [{"id": meme.id, "labels": meme.techniques, "text": meme.text} for meme in sample_memes(seed, split)]
-    write_json(os.path.join(folder, FILE_NAME), records)
-    return [FILE_NAME]
+    from ..sample_text import write_sample_memes
+    return write_sample_memes(folder, FILE_NAME, split, seed,
+                              lambda meme: {"id": meme.id, "labels": meme.techniques, "text": meme.text})
 
 
 def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
     """Gold in ``ref/`` and a submission in ``res/`` at ``scale`` × the test set (200 memes)."""
-    from ..sample_text import benchmark_memes, write_benchmark_json
-    write_benchmark_json(input_dir, FILE_NAME, *benchmark_memes(scale, rng, TECHNIQUES, spans=False))
+    from ..sample_text import write_benchmark_memes
+    write_benchmark_memes(input_dir, FILE_NAME, scale, rng, TECHNIQUES, spans=False)
