@@ -74,9 +74,10 @@ def _folder_data(folder: str, prefix: str = "") -> Dict[str, bytes]:
 
 
 def broken_submission() -> bytes:
-    """A submission every phase must refuse: an ST1 file with an unknown id and technique."""
-    content = json.dumps([{"id": "no-such-meme", "labels": ["Loaded Langauge"]}]).encode("utf-8")
-    return _zip_bytes({}, {"semeval2021_t6_st1.json": content})
+    """A submission every phase must refuse: the first track's file holding one JSON record of an
+    unknown id and technique (in a JSON-list format, an unmatched item; in any other, unreadable)."""
+    content = json.dumps([{"id": "no-such-item", "labels": ["Loaded Langauge"]}]).encode("utf-8")
+    return _zip_bytes({}, {TRACKS[0].filename: content})
 
 
 def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[str]]:

@@ -4,12 +4,14 @@
     .venv/bin/python benchmarks/run.py [--scales 1,10,100] [--out benchmarks/RESULTS.md]
 
 For each track and scale factor it generates inputs deterministically (seeded) from realistic
-shapes, then measures, each as a separate process (wall time and peak RSS from getrusage):
+shapes (the track module's ``write_benchmark_input``: this file knows no track's format), then
+measures, each as a separate process (wall time and peak RSS from getrusage):
 
 - ``score.py`` on the Codalab layout (whole process: start-up, reading, checks, scoring, outputs);
-- the naive oracles on the same files: for spans the tests' own (``tests/oracles.py``) and a script
-  with the official scorers' structure (a set of characters for every span, made while reading);
-  for LCS the plain dynamic program; where they finish in reasonable time;
+- the naive oracles on the same files (``tests/benchmark_oracles.py``): for spans the tests' own
+  (``tests/oracles.py``) and a script with the official scorers' structure (a set of characters
+  for every span, made while reading); for LCS the plain dynamic program; where they finish in
+  reasonable time;
 - the parse floor: a minimal script that only reads and parses the same files.
 
 It writes a Markdown table with the targets of issue 6 and the machine it ran on, and (issue 17)
@@ -20,8 +22,6 @@ against the time of scoring them (``--only-resampling``: that section alone).
 from __future__ import annotations
 
 import argparse
-import csv
-import json
 import os
 import platform
 import random
@@ -36,163 +36,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIB = 1024 * 1024
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
-from scorer.techniques import NLP4IF2019_FLC, SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3  # noqa: E402
+from scorer.registry import BY_NAME, TRACKS as REGISTERED  # noqa: E402
 
-WORDS = ("the of and to in is that it for was on are with as they be at this have from or one had by "
-         "but not what all were when we there can an your which their said if do will each about how up "
-         "out them then she many some so these would other into has more her two like him see time could "
-         "no make than first been its who now people my made over did down only way find use may water "
-         "long little very after words called just where most know get through back much before go good "
-         "new write our used me man too any day same right look think also around another came come work "
-         "three word must because does part even place well such here take why things help put years "
-         "different away again off went old number great tell men say small every found still between name "
-         "should home big give air line set own under read last never us left end along while might next "
-         "sound below saw something thought both few those always looked show large often together asked "
-         "house don't world going want school important until form food keep children feet land side without "
-         "boy once animals life enough took sometimes four head above kind began almost live page got earth "
-         "need far hand high year mother light parts country father let night following picture being study "
-         "second eyes soon times story boys since white days ever paper hard near sentence better best across "
-         "during today others however sure means knew it's try told young miles sun ways thing whole hear "
-         "example heard several change answer room sea against top turned learn point city play toward five "
-         "using himself usually").split()
-
-
-def sentence(rng, n):
-    words = [rng.choice(WORDS) for _ in range(n)]
-    words[0] = words[0].capitalize()
-    return " ".join(words) + rng.choice([".", ".", "?", "!", ","])
-
-
-# --- generators ---------------------------------------------------------------------------------
-
-def gen_flc(folder, scale, rng):
-    """×1 ≈ the NLP4IF training set: 350 articles, ~6k gold and ~5k predicted spans (each gold span
-    found with 80% chance, shifted a little, 20% of them with another technique; plus false alarms)."""
-    ref = os.path.join(folder, "ref", "nlp4if2019_flc")
-    os.makedirs(ref)
-    predictions = []
-    for a in range(350 * scale):
-        article = str(700000000 + a)
-        length = rng.randint(1500, 9000)
-        gold = []
-        for _ in range(max(0, int(rng.gauss(17, 9)))):
-            start = rng.randrange(0, length - 200)
-            gold.append((rng.choice(NLP4IF2019_FLC), start, start + rng.randint(3, 180)))
-        kept, last_end = [], {}  # no same-technique overlap, as in the real gold
-        for technique, start, end in sorted(gold):
-            if start >= last_end.get(technique, -1):
-                kept.append((technique, start, end))
-                last_end[technique] = end
-        with open(os.path.join(ref, "article%s.task-FLC.labels" % article), "w") as handle:
-            handle.writelines("%s\t%s\t%d\t%d\n" % (article, t, s, e) for t, s, e in kept)
-        last_end = {}
-        guesses = list(kept) + [(rng.choice(NLP4IF2019_FLC), start, start + rng.randint(3, 120))  # false alarms
-                                for start in (rng.randrange(0, length - 200) for _ in range(rng.randint(0, 6)))]
-        for technique, start, end in sorted(guesses):
-            if rng.random() < 0.8:
-                start = max(0, start + rng.randint(-15, 15))
-                end = max(start + 1, end + rng.randint(-15, 15))
-                if rng.random() < 0.2:
-                    technique = rng.choice(NLP4IF2019_FLC)
-                if start >= last_end.get(technique, -1):
-                    predictions.append((article, technique, start, end))
-                    last_end[technique] = end
-    with open(os.path.join(folder, "res", "nlp4if2019_flc.tsv"), "w") as handle:
-        handle.writelines("%s\t%s\t%d\t%d\n" % row for row in predictions)
-
-
-def gen_memes(folder, scale, rng, kind):
-    """×1 = the SemEval-2021 T6 test set: 200 memes (403 spans for ST2)."""
-    gold, predicted = [], []
-    spans = kind == "st2"
-    classes = SEMEVAL2021_T6_ST3 if kind == "st3" else SEMEVAL2021_T6_ST1_ST2
-    for m in range(200 * scale):
-        text = " ".join(sentence(rng, rng.randint(4, 14)) for _ in range(rng.randint(1, 4)))
-        labels = []
-        for _ in range(rng.choice([0, 1, 1, 2, 2, 3, 4])):
-            start = rng.randrange(0, max(1, len(text) - 10))
-            labels.append({"technique": rng.choice(classes), "start": start,
-                           "end": min(len(text), start + rng.randint(5, 60))})
-        if spans:
-            labels = _no_same_overlap(labels)
-            gold.append({"id": str(m), "text": text, "labels": labels})
-            guess = _no_same_overlap([dict(l, start=max(0, l["start"] - rng.randint(0, 8))) for l in labels
-                                      if rng.random() < 0.7])
-            predicted.append({"id": str(m), "labels": guess})
-        else:
-            names = sorted({l["technique"] for l in labels})
-            gold.append({"id": str(m), "labels": names, "text": text})
-            predicted.append({"id": str(m), "labels": [n for n in names if rng.random() < 0.6]
-                              + ([rng.choice(classes)] if rng.random() < 0.4 else [])})
-    name = "semeval2021_t6_%s.json" % kind
-    for side, records in (("ref", gold), ("res", predicted)):
-        with open(os.path.join(folder, side, name), "w", encoding="utf-8") as handle:
-            json.dump(records, handle)
-
-
-def _no_same_overlap(labels):
-    kept, last = [], {}
-    for label in sorted(labels, key=lambda l: (l["technique"], l["start"])):
-        if label["start"] >= last.get(label["technique"], -1) and label["start"] < label["end"]:
-            kept.append(label)
-            last[label["technique"]] = label["end"]
-    return kept
-
-
-def gen_nlu(folder, scale, rng):
-    """×1 = the real test set: 2,016 ids, ~4.8 accepted answers each; 3% adversarial 2,000-token answers."""
-    gold_rows, answers = [], []
-    for i in range(2016 * scale):
-        long_item = rng.random() < 0.03
-        q = " ".join(sentence(rng, rng.randint(8, 25)) for _ in range(rng.randint(1, 8) if not long_item else 120))
-        r = " ".join(sentence(rng, rng.randint(8, 25)) for _ in range(rng.randint(1, 8) if not long_item else 120))
-        q_words, r_words = q.split(), r.split()
-        for _ in range(max(1, int(rng.gauss(4.8, 2)))):
-            qa = rng.randrange(len(q_words))
-            ra = rng.randrange(len(r_words))
-            gold_rows.append((str(i), '"%s"' % " ".join(q_words[qa:qa + rng.randint(3, 30)]),
-                              '"%s"' % " ".join(r_words[ra:ra + rng.randint(3, 30)])))
-        if long_item:  # the adversarial answer: the whole (2,000-token) text
-            answers.append((str(i), '"%s"' % q, '"%s"' % r))
-        else:
-            qa, ra = rng.randrange(len(q_words)), rng.randrange(len(r_words))
-            answers.append((str(i), '"%s"' % " ".join(q_words[qa:qa + rng.randint(3, 40)]),
-                            '"%s"' % " ".join(r_words[ra:ra + rng.randint(3, 40)])))
-    for side, rows, header in (("ref", gold_rows, None), ("res", answers, ("id", "q", "r"))):
-        with open(os.path.join(folder, side, "aicup2022_nlu.csv"), "w", encoding="utf-8", newline="") as handle:
-            writer = csv.writer(handle)
-            if header:
-                writer.writerow(header)
-            writer.writerows(rows)
-
-
-def gen_absita(folder, scale, rng):
-    """×1 = the ATE_ABSITA dev set: 109 reviews, ~2.2 aspects each."""
-    aspects = ["batteria", "prezzo", "qualità", "spedizione", "schermo", "suono", "durata della batteria",
-               "rapporto qualità prezzo", "custodia", "materiale", "design", "peso", "manuale"]
-    polarities = [[1, 0], [1, 0], [1, 0], [0, 1], [0, 0], [1, 1]]
-    gold, predicted = [], []
-    for i in range(109 * scale):
-        terms = rng.sample(aspects, rng.choice([0, 1, 2, 2, 3, 4]))
-        pols = [rng.choice(polarities) for _ in terms]
-        gold.append({"id_sentence": "r%06d" % i, "sentence": "…", "aspects": terms, "polarities": pols,
-                     "score": rng.choice([1, 3, 4, 5, 5, 5])})
-        guess = [t.split()[-1] if rng.random() < 0.2 else t for t in terms if rng.random() < 0.8]
-        predicted.append({"id_sentence": "r%06d" % i, "aspects": guess,
-                          "polarities": [rng.choice(polarities) for _ in guess], "score": rng.uniform(1, 5)})
-    for side, rows in (("ref", gold), ("res", predicted)):
-        with open(os.path.join(folder, side, "evalita2020_absita.ndjson"), "w", encoding="utf-8") as handle:
-            handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
-
-
-TRACKS = {
-    "t6_st1": lambda f, s, r: gen_memes(f, s, r, "st1"),
-    "t6_st2": lambda f, s, r: gen_memes(f, s, r, "st2"),
-    "t6_st3": lambda f, s, r: gen_memes(f, s, r, "st3"),
-    "flc": gen_flc,
-    "nlu": gen_nlu,
-    "absita": gen_absita,
-}
+# Each track's input generator (gold in ref/, a submission in res/, at a scale of the real data; its
+# module's write_benchmark_input): the benchmark knows no file format.
+TRACKS = {track.name: track.implementation().write_benchmark_input for track in REGISTERED}
+TESTS = os.path.join(ROOT, "tests")
 
 # --- the measured programs --------------------------------------------------------------------------
 
@@ -217,109 +66,15 @@ for side in ("ref", "res"):
                 [line.split("\t") for line in text.splitlines()]
 '''
 
-NAIVE_TESTS = r'''
-# The naive oracle of the tests (tests/oracles.py: naive_span_scores): spans merged per technique by
-# the character-set graph, then sets of characters for every same-technique pair of a document.
-import json, os, sys
-input_dir = sys.argv[1]
-sys.path.insert(0, sys.argv[2])
-from oracles import naive_span_scores
-def tsv(path, out):
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                a, t, s, e = line.rstrip("\n").split("\t")
-                out.setdefault(a, []).append((t, int(s), int(e)))
-    return out
-folder = os.path.join(input_dir, "ref", "nlp4if2019_flc")
-if os.path.isdir(folder):
-    gold = {}
-    for name in os.listdir(folder):
-        gold.setdefault(name[len("article"):].split(".")[0], [])
-        tsv(os.path.join(folder, name), gold)
-    pred = tsv(os.path.join(input_dir, "res", "nlp4if2019_flc.tsv"), {})
-else:
-    def memes(path):
-        return {r["id"]: [(l["technique"], l["start"], l["end"]) for l in r["labels"]] for r in json.load(open(path))}
-    gold = memes(os.path.join(input_dir, "ref", "semeval2021_t6_st2.json"))
-    pred = memes(os.path.join(input_dir, "res", "semeval2021_t6_st2.json"))
-print(naive_span_scores(gold, pred))
-'''
+# The naive programs (tests/benchmark_oracles.py: they know the formats), each in its own process:
+# oracle(name, *arguments) is the argv of a run.
+ORACLE = ("import sys; sys.path.insert(0, sys.argv[1]); import benchmark_oracles as o; "
+          "getattr(o, sys.argv[2])(*sys.argv[3:])")
 
-NAIVE_SPANS = r'''
-# The official scorers' algorithm: every span a set of character positions, and for each document
-# every (prediction, gold) pair, compared when their techniques are equal.
-import json, os, sys
-input_dir = sys.argv[1]
-def tsv(path, out):
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            if line.strip():
-                a, t, s, e = line.rstrip("\n").split("\t")
-                out.setdefault(a, []).append((t, set(range(int(s), int(e)))))
-    return out
-if os.path.isdir(os.path.join(input_dir, "ref", "nlp4if2019_flc")):
-    gold = {}
-    folder = os.path.join(input_dir, "ref", "nlp4if2019_flc")
-    for name in os.listdir(folder):
-        tsv(os.path.join(folder, name), gold)
-    pred = tsv(os.path.join(input_dir, "res", "nlp4if2019_flc.tsv"), {})
-else:
-    def memes(path):
-        return {r["id"]: [(l["technique"], set(range(l["start"], l["end"]))) for l in r["labels"]]
-                for r in json.load(open(path))}
-    gold = memes(os.path.join(input_dir, "ref", "semeval2021_t6_st2.json"))
-    pred = memes(os.path.join(input_dir, "res", "semeval2021_t6_st2.json"))
-p = r = 0.0
-for doc, spans in pred.items():
-    for pt, ps in spans:
-        for gt, gs in gold.get(doc, []):
-            if pt == gt:
-                inter = len(ps & gs)
-                p += inter / len(ps)
-                r += inter / len(gs)
-print(p, r)
-'''
 
-NAIVE_LCS = r'''
-import csv, string, sys, os
-sys.path.insert(0, sys.argv[2]); sys.path.insert(0, sys.argv[3])
-from oracles import naive_lcs
-from scorer.nltk_tokens import shared_tokenizer
-tok = shared_tokenizer()
-def rows(path):
-    with open(path, encoding="utf-8", newline="") as handle:
-        out = [r for r in csv.reader(handle)]
-    return [r for r in out if r and r[0] != "id"]
-strip = lambda s: s[1:-1] if len(s) > 1 and s[0] == s[-1] == '"' else s
-gold = {}
-for r in rows(os.path.join(sys.argv[1], "ref", "aicup2022_nlu.csv")):
-    gold.setdefault(r[0], []).append((tok.tokens(strip(r[1])), tok.tokens(strip(r[2]))))
-total = 0.0
-for r in rows(os.path.join(sys.argv[1], "res", "aicup2022_nlu.csv")):
-    q, a = tok.tokens(strip(r[1])), tok.tokens(strip(r[2]))
-    def ratio(x, y):
-        c = naive_lcs(x, y); u = len(x) + len(y) - c
-        return c / u if u else 0.0
-    total += max(ratio(q, gq) + ratio(a, ga) for gq, ga in gold[r[0]])
-print(total / (2 * len(gold)))
-'''
+def oracle(name, *arguments):
+    return [sys.executable, "-c", ORACLE, TESTS, name] + list(arguments)
 
-TOKENIZE_ONLY = r'''
-import csv, sys, os, time
-sys.path.insert(0, sys.argv[2])
-from scorer.nltk_tokens import shared_tokenizer
-start = time.time()
-tok = shared_tokenizer()
-texts = set()
-for side in ("ref", "res"):
-    with open(os.path.join(sys.argv[1], side, "aicup2022_nlu.csv"), encoding="utf-8", newline="") as handle:
-        for row in csv.reader(handle):
-            texts.update(row[1:3])
-for text in texts:
-    tok.tokens(text[1:-1])
-print(time.time() - start)
-'''
 
 MEASURE = r'''
 import resource, subprocess, sys, time
@@ -392,21 +147,19 @@ def run(scales, naive_limit_seconds, repeat, program):
                 oracle_s = oracle_mb = tests_s = tokenize_s = None
                 if track in ("t6_st2", "flc") and scale <= naive_limit_seconds:
                     oracle_runs = min(3, repeat)  # the fastest too: noise would flatter score.py
-                    tests_t, tests_mem, _ = min((measure([sys.executable, "-c", NAIVE_TESTS, base,
-                                                          os.path.join(ROOT, "tests")])
+                    tests_t, tests_mem, _ = min((measure(oracle("tests_span_oracle", base))
                                                  for _ in range(oracle_runs)), key=lambda m: m[0])
-                    naive_t, naive_mem, _ = min((measure([sys.executable, "-c", NAIVE_SPANS, base])
+                    naive_t, naive_mem, _ = min((measure(oracle("official_structure_spans", base))
                                                  for _ in range(oracle_runs)), key=lambda m: m[0])
                     oracle_s, oracle_mb, tests_s = naive_t, naive_mem, tests_t
                     naive = ("tests' oracle %.2f s / %.0f MB (%.1f× slower); official structure %.2f s / "
                              "%.0f MB (%.1f× slower)" % (tests_t, tests_mem, tests_t / score[0],
                                                           naive_t, naive_mem, naive_t / score[0]))
                 if track == "nlu":
-                    naive_t, naive_mem, _ = measure([sys.executable, "-c", NAIVE_LCS, base,
-                                                     os.path.join(ROOT, "tests"), os.path.dirname(program)], env)
+                    naive_t, naive_mem, _ = measure(oracle("naive_lcs_score", base, os.path.dirname(program)), env)
                     naive = "%.2f s / %.0f MB (%.1f× slower)" % (naive_t, naive_mem, naive_t / score[0])
                     tokenize_s = tokenize = min(float(subprocess.run(
-                        [sys.executable, "-c", TOKENIZE_ONLY, base, os.path.dirname(program)],
+                        oracle("tokenize_only", base, os.path.dirname(program)),
                         stdout=subprocess.PIPE, universal_newlines=True, env=env).stdout.strip())
                         for _ in range(repeat))
                     extra = "tokenization %.2f s: total/tokenization %.2f" % (tokenize, score[0] / tokenize)
@@ -544,8 +297,9 @@ def startup(repeat, folder):
     write_submission(os.path.join(base, "public"), os.path.join(base, "sample"))
     programs = {"cold": (program_copy(folder, "program-cold"), dict(os.environ, PYTHONDONTWRITEBYTECODE="1")),
                 "warm": (program_copy(folder, "program-warm"), python_default_env())}
+    nlu_file = BY_NAME["nlu"].filename
     cases = {"empty res/": [], "sample without nlu": [n for n in os.listdir(os.path.join(base, "sample"))
-                                                       if not n.startswith("aicup2022_nlu")],
+                                                       if n != nlu_file],
              "sample, all six tracks": os.listdir(os.path.join(base, "sample"))}
     rows = []
     for case, names in cases.items():

@@ -257,7 +257,8 @@ def show_reference_problems(problems_path: str, reference_dir: str) -> None:
     except OSError:
         return
     if any("labels" in line and "missing field" in line for line in lines) or \
-            os.path.isfile(os.path.join(reference_dir, "nlp4if2019_flc", "articles.txt")):
+            any(module.is_public_input(reference_dir) for _, module in program_tracks()
+                if hasattr(module, "is_public_input")):
         print("score_locally: %s looks like a phase's public data (the inputs, without the answers): "
               "score against gold, or check the format with check_format.py" % reference_dir, file=sys.stderr)
     print("score_locally: the gold in %s has these problems (shown in full because you hold it):"

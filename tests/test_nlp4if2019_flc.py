@@ -329,3 +329,11 @@ def test_whole_track_equals_the_naive_oracle(gold_rows, predicted_rows):
     expected = naive_span_scores(gold, predicted)
     got = (result.scores["flc_precision"], result.scores["flc_recall"], result.scores["flc_f1"])
     assert all(math.isclose(a, b, rel_tol=0, abs_tol=1e-9) for a, b in zip(got, expected)), (got, expected)
+
+
+def test_the_public_input_is_told_from_gold(tmp_path):
+    """score_locally.py asks is_public_input to tell a participant who passed public_data/ as gold."""
+    gold, public = tmp_path / "gold", tmp_path / "public"
+    assert flc.write_sample_gold(str(gold), "dev", 7) == [flc.GOLD_FOLDER + "/"]
+    flc.write_public_input(str(gold), str(public), flc.FILE_NAME)
+    assert flc.is_public_input(str(public)) and not flc.is_public_input(str(gold))

@@ -374,6 +374,12 @@ def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
         return [line.strip() for line in handle if line.strip()]
 
 
+def is_public_input(folder: str) -> bool:
+    """Whether ``folder`` holds this track's public input (the article list), which gold never has:
+    ``score_locally.py`` tells a participant who passed ``public_data/`` as the gold."""
+    return os.path.isfile(os.path.join(folder, GOLD_FOLDER, ARTICLE_LIST))
+
+
 def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
     """A gold folder of empty ``.labels`` files, one per article, with the texts (they bound the
     offsets)."""
@@ -428,3 +434,101 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
     write_text(os.path.join(out_dir, filename),
                "".join("%s\t%s\t%d\t%d\n" % row for row in random_flc_spans(texts, seed)))
     return [filename]
+
+
+# --- sample gold and benchmark inputs (tools/make_sample_data.py, benchmarks/run.py) -------------
+
+from typing import TYPE_CHECKING  # noqa: E402
+if TYPE_CHECKING:  # the annotations only: the scoring path never imports random
+    import random
+
+# (sentence, technique) pieces from which sample articles are assembled; None = no technique.
+SAMPLE_SENTENCES = (
+    ("The council met on Tuesday to discuss the new budget.", None),
+    ("Critics called the plan an outrageous betrayal of hard-working families.", "Loaded_Language"),
+    ("The mayor, a notorious puppet of the developers, refused to comment.", "Name_Calling,Labeling"),
+    ("Experts from the national academy endorsed the proposal.", "Appeal_to_Authority"),
+    ("If the plan passes, our children will have no future at all.", "Appeal_to_fear-prejudice"),
+    ("Everybody in the region already supports the reform.", "Bandwagon"),
+    ("You are either with the taxpayers or against them.", "Black-and-White_Fallacy"),
+    ("Unemployment rose only because of the new bridge.", "Causal_Oversimplification"),
+    ("Can anyone really trust these numbers?", "Doubt"),
+    ("This is the greatest scandal the town has ever seen.", "Exaggeration,Minimisation"),
+    ("Patriots must defend the values of our nation.", "Flag-Waving"),
+    ("The report was long and its conclusions were vague in every possible way.",
+     "Obfuscation,Intentional_Vagueness,Confusion"),
+    ("Meanwhile, the weather was unusually warm this week.", "Red_Herring"),
+    ("Such methods were also used by the Nazis.", "Reductio_ad_hitlerum"),
+    ("Betrayal, betrayal, betrayal: that is all we get.", "Repetition"),
+    ("Stop the steal of our streets!", "Slogans"),
+    ("So the opposition wants to abolish all roads.", "Straw_Men"),
+    ("That is just how things are, end of discussion.", "Thought-terminating_Cliches"),
+    ("And what about the previous mayor's expenses?", "Whataboutism"),
+    ("Residents can read the full text of the budget online.", None),
+    ("The vote is expected next month.", None),
+)
+SAMPLE_ARTICLES = 24  # per split
+
+
+def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
+    """The sample gold of ``split``: a gold folder of articles (texts and ``.labels`` files) with
+    spans of different techniques overlapping, and articles without propaganda."""
+    from ..public_input import write_text
+    from ..sample_text import first_id, sample_rng
+    rng = sample_rng(seed, NAME, split)
+    target = os.path.join(folder, GOLD_FOLDER)
+    base = 700000000 + first_id(split) * 1000
+    for n in range(SAMPLE_ARTICLES):
+        article = str(base + 37 * n)
+        sentences = rng.sample(SAMPLE_SENTENCES, rng.randint(4, 9))
+        if n % 6 == 2:
+            sentences = [s for s in sentences if s[1] is None] or [SAMPLE_SENTENCES[0]]
+        text, spans = "Local news\n\n", []
+        for sentence, technique in sentences:
+            start = len(text)
+            text += sentence + " "
+            if technique:
+                spans.append((technique, start, start + len(sentence)))
+                if technique != "Loaded_Language" and rng.random() < 0.3:  # cross-technique overlap
+                    spans.append(("Loaded_Language", start, start + sentence.index(" ", 6)))
+        write_text(os.path.join(target, "article%s.txt" % article), text.rstrip() + "\n")
+        write_text(os.path.join(target, "article%s.task-FLC.labels" % article),
+                   "".join("%s\t%s\t%d\t%d\n" % (article, t, s, e) for t, s, e in spans))
+    return [GOLD_FOLDER + "/"]
+
+
+def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
+    """Gold in ``ref/`` and a submission in ``res/``; ×1 ≈ the NLP4IF training set: 350 articles,
+    ~6k gold and ~5k predicted spans (each gold span found with 80% chance, shifted a little, 20%
+    of them with another technique; plus false alarms)."""
+    ref = os.path.join(input_dir, "ref", GOLD_FOLDER)
+    os.makedirs(ref)
+    predictions = []
+    for a in range(350 * scale):
+        article = str(700000000 + a)
+        length = rng.randint(1500, 9000)
+        gold = []
+        for _ in range(max(0, int(rng.gauss(17, 9)))):
+            start = rng.randrange(0, length - 200)
+            gold.append((rng.choice(TECHNIQUES), start, start + rng.randint(3, 180)))
+        kept, last_end = [], {}  # type: List[Tuple[str, int, int]], Dict[str, int]
+        for technique, start, end in sorted(gold):  # no same-technique overlap, as in the real gold
+            if start >= last_end.get(technique, -1):
+                kept.append((technique, start, end))
+                last_end[technique] = end
+        with open(os.path.join(ref, "article%s.task-FLC.labels" % article), "w", encoding="utf-8") as handle:
+            handle.writelines("%s\t%s\t%d\t%d\n" % (article, t, s, e) for t, s, e in kept)
+        last_end = {}
+        guesses = list(kept) + [(rng.choice(TECHNIQUES), start, start + rng.randint(3, 120))  # false alarms
+                                for start in (rng.randrange(0, length - 200) for _ in range(rng.randint(0, 6)))]
+        for technique, start, end in sorted(guesses):
+            if rng.random() < 0.8:
+                start = max(0, start + rng.randint(-15, 15))
+                end = max(start + 1, end + rng.randint(-15, 15))
+                if rng.random() < 0.2:
+                    technique = rng.choice(TECHNIQUES)
+                if start >= last_end.get(technique, -1):
+                    predictions.append((article, technique, start, end))
+                    last_end[technique] = end
+    with open(os.path.join(input_dir, "res", FILE_NAME), "w", encoding="utf-8") as handle:
+        handle.writelines("%s\t%s\t%d\t%d\n" % row for row in predictions)

@@ -58,3 +58,23 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
     """The task's random baseline (``variant`` "majority": ``MAJORITY`` everywhere)."""
     from ..meme_multilabel import write_multilabel_baseline
     return write_multilabel_baseline(public_dir, out_dir, filename, TECHNIQUES, MAJORITY, seed, variant)
+
+
+# --- sample gold and benchmark inputs (tools/make_sample_data.py, benchmarks/run.py) -------------
+
+from typing import TYPE_CHECKING  # noqa: E402
+if TYPE_CHECKING:  # the annotations only: the scoring path never imports random
+    import random
+
+
+def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
+    """The sample gold of ``split``: the memes the three subtasks share, with the techniques of their spans."""
+    from ..sample_text import write_sample_memes
+    return write_sample_memes(folder, FILE_NAME, split, seed,
+                              lambda meme: {"id": meme.id, "labels": meme.techniques, "text": meme.text})
+
+
+def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
+    """Gold in ``ref/`` and a submission in ``res/`` at ``scale`` × the test set (200 memes)."""
+    from ..sample_text import write_benchmark_memes
+    write_benchmark_memes(input_dir, FILE_NAME, scale, rng, TECHNIQUES, spans=False)
