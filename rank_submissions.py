@@ -9,7 +9,7 @@ significance groups and the task paper's tables and figures.
 SUBMISSIONS: a folder of submission zips or folders, or a platform's bulk download (Codabench's
 "download selected" zip, Codalab v1.5's "download all submissions on the leaderboard" zip, or
 either one unzipped). Each submission is scored in-process by the scoring program's own code
-(``scorer.resampling.score_in_process``), so every score equals what ``score.py`` writes.
+(``scorer.in_process.score_in_process``), so every score equals what ``score.py`` writes.
 
 Statistics, per leaderboard (``scorer.resampling.LEADERBOARDS``: the primary score of each track,
 and absita's ABSA and SA subtasks), on the items of the track (meme, article, id, review, each with
@@ -55,7 +55,8 @@ from ranking.tables import (board_frame, index_html, latex, markdown, number, te
 from scorer.options import load_options
 from scorer.registry import BY_NAME, TRACKS
 from scorer.signature import track_signature
-from scorer.resampling import LEADERBOARDS, ReferenceDataProblem
+from scorer.in_process import ReferenceDataProblem
+from scorer.resampling import LEADERBOARDS
 
 TOOL_VERSION = "1"
 

@@ -193,8 +193,8 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
     from ranking.downloads import Entry
     from ranking.scoring import score_entry
     from ranking.statistics import build_board
-    from scorer.resampling import LEADERBOARDS, confidence_interval, item_statistics, resample_indices, \
-        score_in_process
+    from scorer.in_process import score_in_process
+    from scorer.resampling import LEADERBOARDS, confidence_interval, item_statistics, resample_indices
 
     rows = []
     for track, generator in TRACKS.items():

@@ -14,7 +14,8 @@ import numpy as np
 
 from . import PROGRAM_DIR
 from .downloads import Entry, KitError, stage
-from scorer.resampling import ItemStatistics, item_statistics, score_in_process
+from scorer.in_process import score_in_process
+from scorer.resampling import ItemStatistics, item_statistics
 
 TECHNIQUE_TRACKS = ("t6_st1", "t6_st2", "t6_st3", "flc")
 

@@ -359,8 +359,8 @@ def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int,
     organisers' results (``scorer/resampling.py``): how much the score owes to the test set's draw."""
     program_dir = os.path.dirname(find_program())
     sys.path.insert(0, program_dir)
-    from scorer.resampling import (LEADERBOARDS, confidence_interval, item_statistics, resample_indices,
-                                   score_in_process)
+    from scorer.in_process import score_in_process
+    from scorer.resampling import LEADERBOARDS, confidence_interval, item_statistics, resample_indices
 
     results = score_in_process(reference_dir, res_dir, program_dir)[0]
     for _, track, key, _ in LEADERBOARDS:

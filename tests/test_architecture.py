@@ -1,5 +1,5 @@
-"""The scoring program's layers (README, "How the scoring program is built"): imports only go down,
-and only the track modules know a track's files.
+"""The scoring program's layers (README, "How the scoring program is built"): imports only go down.
+(That only a track's module knows its files: tests/test_track_ownership.py.)
 
 contract (score.py, locating the submission, the worker)
   -> outputs (scores.json, the page, signatures, resampling: they ask the registry)
@@ -11,7 +11,6 @@ contract (score.py, locating the submission, the worker)
 from __future__ import annotations
 
 import ast
-import re
 
 from conftest import ROOT
 
@@ -20,7 +19,7 @@ LAYERS = {
     "contract": 4, "outputs": 3, "tracks": 2, "shared": 1, "readers": 0,
 }
 MODULE_LAYER = {
-    "score": "contract", "submission": "contract", "workers": "contract",
+    "score": "contract", "submission": "contract", "workers": "contract", "in_process": "contract",
     "report": "outputs", "error_analysis": "outputs", "signature": "outputs", "resampling": "outputs",
     "registry": "tracks",
     "span_metric": "shared", "spans": "shared", "span_store": "shared", "multilabel": "shared",
@@ -86,26 +85,3 @@ def test_imports_only_go_down():
                 wrong.append("%s imports another track module" % path.name)
     assert not wrong, wrong
 
-
-def test_each_track_file_name_is_code_in_its_module_only():
-    """Acceptance of issue 14: each submission and gold file name is a string in the code (not a
-    docstring or comment) of exactly one *.py outside tests/: its track module."""
-    from scorer.registry import TRACKS
-    sources = [path for path in ROOT.rglob("*.py")
-               if not {"tests", ".venv", "dist", "__pycache__", ".git"} & set(path.relative_to(ROOT).parts)]
-    strings = {}
-    for path in sources:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
-                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
-                      and node.body and isinstance(node.body[0], ast.Expr)
-                      and isinstance(node.body[0].value, ast.Constant)}
-        strings[path] = [node.value for node in ast.walk(tree)
-                         if isinstance(node, ast.Constant) and isinstance(node.value, str)
-                         and id(node) not in docstrings]
-    for track in TRACKS:
-        module_file = SCORER / "tracks" / ("%s.py" % track.implementation().__name__.rsplit(".", 1)[1])
-        for name in {track.filename, *track.gold_names}:
-            found = sorted(str(path.relative_to(ROOT)) for path, values in strings.items()
-                           if any(re.search(r"(^|[^\w.])%s($|[^\w])" % re.escape(name), value) for value in values))
-            assert found == [str(module_file.relative_to(ROOT))], (name, found)

@@ -17,7 +17,8 @@ import pytest
 
 from browser import render
 from conftest import ROOT, run_score, shared_path
-from scorer.resampling import column_totals, item_statistics, score_in_process
+from scorer.in_process import score_in_process
+from scorer.resampling import column_totals, item_statistics
 from scorer.techniques import NLP4IF2019_FLC, SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 
 T6 = ("data", "semeval2021_task6")

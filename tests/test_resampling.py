@@ -31,7 +31,8 @@ from oracles import naive_span_scores, naive_st2_scores, sklearn_0232_micro_macr
 from scorer.options import Options
 from scorer.resampling import (ItemStatistics, aggregate, column_totals,
                                confidence_interval, interval_positions, item_statistics, nearest_rank,
-                               resample_indices, score_in_process)
+                               resample_indices)
+from scorer.in_process import score_in_process
 from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 from scorer.tracks import absita, flc, nlu, t6_st1, t6_st2, t6_st3
 

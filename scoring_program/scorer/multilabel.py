@@ -18,16 +18,19 @@ from typing import AbstractSet, Any, Dict, Iterable, List, Optional, Sequence, T
 
 from .per_item import ItemStatistics, ScalarOps, Totals, numpy_mean
 from .result import TechniqueRow
-from .structs import struct
 
 KINDS = ("tp", "fp", "fn")  # the per-class columns, "<kind>|<class>"
 
 
-@struct
 class ClassCounts:
-    true_positives: int = 0
-    false_positives: int = 0
-    false_negatives: int = 0
+    """One class's true positives, false positives and false negatives."""
+
+    __slots__ = ("true_positives", "false_positives", "false_negatives")
+
+    def __init__(self, true_positives: int = 0, false_positives: int = 0, false_negatives: int = 0) -> None:
+        self.true_positives = true_positives
+        self.false_positives = false_positives
+        self.false_negatives = false_negatives
 
     @property
     def gold(self) -> int:
@@ -70,13 +73,18 @@ def sklearn_prf(tp: int, fp: int, fn: int, zero_division: float = 1.0) -> Tuple[
     return precision, recall, 2.0 * precision * recall / denominator
 
 
-@struct
 class MultilabelScores:
-    micro_f1: float
-    macro_f1: float
-    micro_precision: float
-    micro_recall: float
-    rows: List[TechniqueRow]
+    """Micro- and macro-F1, the micro precision and recall, and the per-class table rows."""
+
+    __slots__ = ("micro_f1", "macro_f1", "micro_precision", "micro_recall", "rows")
+
+    def __init__(self, micro_f1: float, macro_f1: float, micro_precision: float, micro_recall: float,
+                 rows: List[TechniqueRow]) -> None:
+        self.micro_f1 = micro_f1
+        self.macro_f1 = macro_f1
+        self.micro_precision = micro_precision
+        self.micro_recall = micro_recall
+        self.rows = rows
 
 
 def micro_macro(counts: Dict[str, ClassCounts], classes: Sequence[str]) -> MultilabelScores:

@@ -15,7 +15,6 @@ import math
 import os
 import re
 from functools import lru_cache
-from ..structs import factory, struct
 from typing import Any, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..options import Options, other_phase_ids
@@ -46,13 +45,18 @@ _WORD = re.compile(r"\w+")
 Polarity = Tuple[int, int]  # [positive, negative]: (1,0) pos, (0,1) neg, (0,0) neutral, (1,1) mixed
 
 
-@struct
 class Review:
-    line: int
-    identifier: str
-    aspects: Optional[List[str]] = None
-    polarities: Optional[List[Polarity]] = None
-    score: Optional[float] = None
+    """One review of a file: its line, id, and the fields it has (None: not given)."""
+
+    __slots__ = ("line", "identifier", "aspects", "polarities", "score")
+
+    def __init__(self, line: int, identifier: str, aspects: Optional[List[str]] = None,
+                 polarities: Optional[List[Polarity]] = None, score: Optional[float] = None) -> None:
+        self.line = line
+        self.identifier = identifier
+        self.aspects = aspects
+        self.polarities = polarities
+        self.score = score
 
 
 def normalise(term: str) -> str:
@@ -85,14 +89,18 @@ def _augment(i: int, seen: Set[int], adjacency: List[List[int]], owner: List[Opt
     return False
 
 
-@struct
 class TermCounts:
     """Sufficient statistics of the ATE (or ABSA) measure for any group of reviews."""
 
-    exact: int = 0
-    partial: int = 0
-    predicted: int = 0
-    gold: int = 0
+    def __init__(self, exact: int = 0, partial: int = 0, predicted: int = 0, gold: int = 0) -> None:
+        self.exact = exact
+        self.partial = partial
+        self.predicted = predicted
+        self.gold = gold
+
+    def __repr__(self) -> str:
+        return "TermCounts(exact=%d, partial=%d, predicted=%d, gold=%d)" % (
+            self.exact, self.partial, self.predicted, self.gold)
 
     def add(self, other: "TermCounts") -> None:
         self.exact += other.exact
@@ -248,11 +256,15 @@ class FieldPresence:
         return bool(self.having) and not self.lacking
 
 
-@struct
 class Statistics:
-    ate: TermCounts = factory(TermCounts)
-    absa: TermCounts = factory(TermCounts)
-    squared_error: float = 0.0
+    """One review's ATE and ABSA counts and its squared score error."""
+
+    __slots__ = ("ate", "absa", "squared_error")
+
+    def __init__(self) -> None:
+        self.ate = TermCounts()
+        self.absa = TermCounts()
+        self.squared_error = 0.0
 
 
 def _statistics(prediction: Review, gold: Review) -> Statistics:
