@@ -15,10 +15,11 @@ import numpy as np
 from . import PROGRAM_DIR
 from .downloads import Entry, KitError, stage
 from scorer.in_process import score_in_process
+from scorer.registry import TRACKS
 from scorer.resampling import ItemStatistics, item_statistics
 
-TECHNIQUE_TRACKS = ("t6_st1", "t6_st2", "t6_st3", "flc")
-
+# The tracks with a technique list (their modules' TECHNIQUES): per-technique tables and figures.
+TECHNIQUE_TRACKS = tuple(track.name for track in TRACKS if getattr(track.implementation(), "TECHNIQUES", None))
 
 @dataclass
 class Scored:
