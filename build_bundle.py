@@ -42,7 +42,7 @@ from bundle.checker import Report, check_bundles  # noqa: E402
 from bundle.platforms import date_lines, ignored_keys, solution_name, v15_yaml_text, v2_config  # noqa: E402
 from bundle.public_data import derive_public_data, public_ids  # noqa: E402
 from bundle.rules import phase_folder, validate  # noqa: E402
-from bundle.kit import generated_sections, sample_scores  # noqa: E402
+from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
 from bundle.zips import folder_entries, write_zip  # noqa: E402
 from scorer.options import CONFIG_NAME, OTHER_PHASES, load_options  # noqa: E402
@@ -172,7 +172,8 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
     kit = {name: _read(os.path.join(KIT, name)) for name in KIT_FILES}
     first = phases[0]
     expected = sample_scores(PROGRAM, os.path.join(reference_root, phase_folder(first)), sample_zip)
-    kit["README.md"] += generated_sections(TRACKS, expected, str(first.get("label", ""))).encode("utf-8")
+    kit["README.md"] = (fill_template(kit["README.md"].decode("utf-8"), TRACKS)
+                        + generated_sections(TRACKS, expected, str(first.get("label", "")))).encode("utf-8")
     kit.update({"scoring_program/" + name: data for name, data in program.items()})
     kit.update(first_public)
     kit["sample_submission.zip"] = sample_zip

@@ -1,14 +1,15 @@
-"""The starting kit's README: the hand-written ``starting_kit/README.md`` and what the build knows.
+"""The starting kit's README: the template ``starting_kit/README.md`` filled from the track modules.
 
-Appended at build time, so that they can never drift from the scoring program and the phase's
-data: the exact technique names of every technique track (asked of the track modules) and the
-scores the sample submission (the baselines) gets on the first phase's gold, computed by the
-scoring program itself.
+Nothing about a track is written by hand outside its module and card, so the README can never drift
+from the scoring program: ``fill_template`` puts in the file names (``FILE_NAME``, ``GOLD_NAMES``,
+``RELEASED_GOLD``) and each track's "Submission format" section of its metric card;
+``generated_sections`` appends the exact technique names of every technique track and the scores the
+sample submission (the baselines) gets on the first phase's gold, computed by the scoring program.
 """
 
 from __future__ import annotations
 
-import importlib
+import re
 import io
 import json
 import os
@@ -32,6 +33,47 @@ def sample_scores(program_dir: str, gold_dir: str, sample_zip: bytes) -> Dict[st
             raise RuntimeError("the sample submission was not scored: %s" % process.stderr.strip()[:500])
         with open(os.path.join(work, "output", "scores.json"), encoding="utf-8") as handle:
             return json.load(handle)
+
+
+def card_section(track, heading: str = "Submission format") -> str:
+    """The body of section ``## heading`` of a track's metric card (``<module>.md`` beside it),
+    without its first line when that line says where the section is copied."""
+    with open(os.path.splitext(track.implementation().__file__)[0] + ".md", encoding="utf-8") as handle:
+        card = handle.read()
+    match = re.search(r"^## %s\n(.*?)(?=^## |\Z)" % re.escape(heading), card, re.M | re.S)
+    if match is None:
+        raise ValueError("the metric card of track %s has no section '## %s'" % (track.name, heading))
+    lines = match.group(1).strip("\n").split("\n")
+    if lines and lines[0].startswith("What participants read"):
+        lines = lines[1:]
+    return "\n".join(lines).strip("\n")
+
+
+def fill_template(template: str, tracks: Sequence) -> str:
+    """``template`` with every ``@NAME@`` replaced from the tracks; an unknown name is an error."""
+    def code(names) -> str:
+        return ", ".join("`%s`" % name for name in names)
+
+    released = list(dict.fromkeys(name for track in tracks
+                                  for name in getattr(track.implementation(), "RELEASED_GOLD", {}).values()))
+    values = {
+        "SUBMISSION_FILES": " ".join(track.filename for track in tracks),
+        "FIRST_FILE": tracks[0].filename,
+        "RELEASED_GOLD": code(released),
+        "GOLD_NAMES": ", ".join("%s (`%s`)" % (" or ".join("`%s`" % name for name in track.gold_names), track.name)
+                                for track in tracks),
+        "SUBMISSION_FORMATS": "\n\n".join("### `%s` — %s\n%s" % (track.filename, track.title, card_section(track))
+                                            for track in tracks),
+    }
+
+    def value(match) -> str:
+        if match.group(1) not in values:
+            raise ValueError("starting_kit/README.md: unknown template name @%s@ (known: %s)"
+                             % (match.group(1), ", ".join(sorted(values))))
+        return values[match.group(1)]
+    if template.startswith("<!--"):  # the note that this is a template
+        template = template[template.index("-->") + 3:].lstrip("\n")
+    return re.sub(r"@([A-Z_]+)@", value, template)
 
 
 def generated_sections(tracks: Sequence, scores: Dict[str, float], phase_label: str) -> str:

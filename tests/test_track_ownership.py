@@ -67,3 +67,12 @@ def test_the_sample_gold_is_what_the_track_modules_write(tmp_path):
             assert not (current.left_only or current.right_only or mismatch or errors), \
                 (current.left, current.left_only, current.right_only, mismatch, errors)
             pending += current.subdirs.values()
+
+
+def test_the_readme_track_table_is_the_registry():
+    """The README's table of tracks (the one place outside the modules that names their files, for
+    readers of the repository) lists every track of the registry, in order, with its file name."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [line.split("|")[1:4] for line in readme.splitlines() if line.startswith("| `") and line.count("|") == 5]
+    listed = [(name.strip().strip("`"), file_name.strip().strip("`")) for name, _, file_name in rows]
+    assert listed[:len(TRACKS)] == [(track.name, track.filename) for track in TRACKS]
