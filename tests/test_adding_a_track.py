@@ -78,4 +78,6 @@ def test_a_toy_seventh_track_builds_checks_and_scores(tmp_path):
     scores = dict(line.split(": ") for line in (work / "output" / "scores.txt").read_text().splitlines())
     assert 0.0 <= float(scores["toy_accuracy"]) <= 1.0 and "t6_st1_f1_micro" in scores
     assert json.loads((work / "output" / "scores.json").read_text())["signature"]["toy"].startswith("toy|")
-    assert "A toy track" in (work / "starting_kit" / "README.md").read_text(encoding="utf-8") or True
+    readme = (work / "starting_kit" / "README.md").read_text(encoding="utf-8")
+    assert "### `toy_labels.json` — A toy track: yes or no per sentence" in readme  # its card's format section
+    assert "| `toy` | `toy_accuracy` |" in readme  # the baseline's expected score
