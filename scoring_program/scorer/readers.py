@@ -19,12 +19,25 @@ from .problems import SubmissionError, fail
 UTF8_BOM = "\ufeff"
 
 
-def read_text(path: str, name: str, max_bytes: Optional[int]) -> str:
-    """The file decoded as UTF-8 (a leading BOM dropped), or a SubmissionError saying why not.
+def read_gold_text(path: str, name: str) -> str:
+    """A reference-data file (no size limit) decoded as UTF-8, a leading BOM dropped, or a
+    SubmissionError saying why not (the caller turns it into a reference-data problem).
 
-    ``max_bytes`` None: no size limit (reference data).
+    Read through os.open/os.read: half the cost of ``open()`` for a small file, which counts in a
+    gold folder of thousands of them (NLP4IF FLC). Submissions are read by the bounded, streaming
+    readers below.
     """
-    data = _read_bytes(path, name, max_bytes)
+    descriptor, size = _open_regular(path, name, None)
+    try:
+        chunks: List[bytes] = []
+        while True:  # usually two calls: the whole file, then the end of it
+            chunk = os.read(descriptor, size + 1 if not chunks else 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(descriptor)
+    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -34,31 +47,6 @@ def read_text(path: str, name: str, max_bytes: Optional[int]) -> str:
     if text.startswith(UTF8_BOM):
         text = text[1:]
     return text
-
-
-def _read_bytes(path: str, name: str, max_bytes: Optional[int]) -> bytes:
-    """The file's bytes through os.open/os.read: half the cost of ``open()`` for a small file,
-    which counts in a gold folder of thousands of them. Reads one byte past ``max_bytes`` to
-    catch a file that grew after its size was checked."""
-    descriptor, size = _open_regular(path, name, max_bytes)
-    try:
-        chunks: List[bytes] = []
-        total = 0
-        while True:  # usually two calls: the whole file, then the end of it
-            request = size + 1 - total if total <= size else 1 << 20
-            if max_bytes is not None:
-                request = min(request, max_bytes + 1 - total)
-            chunk = os.read(descriptor, request) if request > 0 else b""
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    finally:
-        os.close(descriptor)
-    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-    if max_bytes is not None and len(data) > max_bytes:
-        raise fail(name, "", "the file is larger than the limit of %d bytes" % max_bytes)
-    return data
 
 
 def _human(n: int) -> str:

@@ -19,7 +19,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 from ..options import Options, other_phase_ids
 from ..problems import Problems, reading_reference
 from ..problems import clip
-from ..readers import MAX_INT_DIGITS, read_text, text_blocks
+from ..readers import MAX_INT_DIGITS, read_gold_text, text_blocks
 from ..records import add_other_phase_problem, label_problem, record_limit
 from .. import span_metric
 from ..result import ItemView, TrackResult
@@ -199,8 +199,8 @@ def _read_gold_folder(folder: str) -> Tuple[SpanStore, Dict[str, int]]:
             continue
         text_name = "article%s.txt" % article
         if text_name in present:
-            lengths[article] = len(read_text(os.path.join(folder, text_name), text_name, None))
-        text = read_text(os.path.join(folder, file_name), file_name, None)
+            lengths[article] = len(read_gold_text(os.path.join(folder, text_name), text_name))
+        text = read_gold_text(os.path.join(folder, file_name), file_name)
         store.declare(article)
         if not _all_rows_name(text, article):
             file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
@@ -288,7 +288,7 @@ def _item_view(gold_path: str, gold: SpanStore, predicted: SpanStore) -> Callabl
     """Local error analysis only: an article's text (when the gold folder has it) and spans."""
     def view(article: str) -> ItemView:
         text_path = os.path.join(gold_path, "article%s.txt" % article)
-        text = read_text(text_path, os.path.basename(text_path), None) if os.path.isfile(text_path) else None
+        text = read_gold_text(text_path, os.path.basename(text_path)) if os.path.isfile(text_path) else None
         return ItemView(text, _flat(gold.by_technique(article)) if article in gold else [],
                         _flat(predicted.by_technique(article)) if article in predicted else [])
     return view
