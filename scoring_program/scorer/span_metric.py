@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
+from operator import itemgetter, sub
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .per_item import ItemStatistics, ScalarOps, Totals
@@ -39,6 +40,8 @@ class SpanCounts:
     def __repr__(self) -> str:
         return "SpanCounts(%r, %r, %d, %d)" % (self.precision_sum, self.recall_sum, self.predicted, self.gold)
 
+
+_first, _second = itemgetter(0), itemgetter(1)
 
 Overlap = Tuple[str, Span, Span]  # technique, and two of its predicted spans that share a character
 
@@ -70,11 +73,14 @@ class SpanStatistics:
         self.confusions: Optional[Dict[Tuple[str, str], int]] = {} if confusions else None
 
     def add_document(self, document: str, gold: Mapping[str, Sequence[Span]],
-                     predicted: Mapping[str, Sequence[Span]], disjoint: bool = False) -> None:
+                     predicted: Mapping[str, Sequence[Span]], disjoint: bool = False,
+                     gold_by_start: Optional[List[Tuple[int, int, int]]] = None, numbering: Any = None) -> None:
         """Append the rows of one document (techniques in gold order, then predicted-only ones).
 
         ``disjoint``: every list of spans is sorted and shares no character within itself (merged
         gold, checked or merged predictions), so the linear sweep gives the sums.
+        ``gold_by_start``, ``numbering``: see ``add_confusions`` (a caller that has the gold sorted
+        by start already saves that sort).
         """
         number = len(self.documents)
         self.documents.append(document)
@@ -105,7 +111,7 @@ class SpanStatistics:
         if len(pending) >= 4096:
             self._flush()
         if self.confusions is not None and predicted and gold and (len(gold) > 1 or len(predicted) > 1 or gold.keys() != predicted.keys()):
-            add_confusions(gold, predicted, self.confusions)
+            add_confusions(gold, predicted, self.confusions, gold_by_start, numbering)
 
     def _new_technique(self, technique: str) -> int:
         index = self._technique_index[technique] = len(self.techniques)
@@ -156,8 +162,12 @@ class SpanStatistics:
 
 
 def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, Sequence[Span]],
-                   into: Dict[Tuple[str, str], int]) -> None:
+                   into: Dict[Tuple[str, str], int], gold_by_start: Optional[List[Tuple[int, int, int]]] = None,
+                   numbering: Any = None) -> None:
     """Add one document's (predicted X, gold Y) span pairs that share a character, X != Y.
+
+    ``gold_by_start`` (optional): the spans of ``gold`` as (start, end, technique number) in sorted
+    order, numbered as ``numbering`` (a ``SpanStore``: ``technique_number`` and ``techniques``).
 
     The gold spans of all techniques sorted by start: a predicted [s, e) can only meet those that
     start before e and after s - (the longest gold span), found by two binary searches; each of
@@ -173,9 +183,14 @@ def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, S
     >>> counts
     {('Smears', 'Doubt'): 2}
     """
-    spans = sorted([(start, end, technique) for technique, group in gold.items() for start, end in group])
-    starts = [span[0] for span in spans]
-    longest = max([end - start for start, end, _ in spans])
+    if gold_by_start is None or numbering is None:
+        spans: List[Tuple[int, int, object]] = sorted(
+            [(start, end, technique) for technique, group in gold.items() for start, end in group])
+        label: Mapping = {technique: technique for technique in predicted}
+    else:
+        spans, label = gold_by_start, numbering.technique_number  # type: ignore[assignment]
+    starts = list(map(_first, spans))
+    longest = max(map(sub, map(_second, spans), starts))
     windows = [(technique, start, bisect_right(starts, start - longest), bisect_left(starts, end))
                for technique, group in predicted.items() for start, end in group]
     if sum([high - low for _, _, low, high in windows]) > 4 * len(windows) * len(gold) + 64:
@@ -183,11 +198,18 @@ def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, S
         return
     pairs = []
     for technique, start, low, high in windows:
+        own = label[technique]
         for k in range(low, high):
             span = spans[k]
-            if span[1] > start and span[2] != technique:
+            if span[1] > start and span[2] != own:
                 pairs.append((technique, span[2]))
-    for key in pairs:
+    if numbering is None or gold_by_start is None:
+        for key in pairs:
+            into[key] = into.get(key, 0) + 1
+        return
+    names = numbering.techniques
+    for technique, number in pairs:
+        key = (technique, names[number])
         into[key] = into.get(key, 0) + 1
 
 

@@ -9,7 +9,7 @@ that document is scored (``by_technique``).
 from __future__ import annotations
 
 from array import array
-from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .spans import Span, merge_sorted
 
@@ -74,7 +74,7 @@ class SpanStore:
         return self._grouped(self._triples(document))
 
     def merged_by_technique(self, document: str) -> Dict[str, List[Span]]:
-        """``merge_overlapping`` of each technique's spans, from one sort of the document's triples.
+        """``merge_overlapping`` of each technique's spans (techniques in list order).
 
         >>> store = SpanStore(["Doubt", "Smears"])
         >>> for start, end in [(10, 20), (0, 5), (15, 30), (30, 31)]:
@@ -82,8 +82,40 @@ class SpanStore:
         >>> store.merged_by_technique("7")
         {'Smears': [(0, 5), (10, 30), (30, 31)]}
         """
-        grouped = self._grouped(sorted(self._triples(document)))
-        return {technique: spans if len(spans) < 2 else merge_sorted(spans) for technique, spans in grouped.items()}
+        return self.merged_and_by_start(document)[0]
+
+    def merged_and_by_start(self, document: str) -> Tuple[Dict[str, List[Span]], Optional[List[Tuple[int, int, int]]]]:
+        """``merged_by_technique``, from one sort of the document's spans by start, and that sorted
+        list, (start, end, technique number), when merging changed nothing (else None): the
+        confusion counts need the spans by start, and sharing the sort measured 5% of flc x10.
+
+        >>> store = SpanStore(["Doubt", "Smears"])
+        >>> store.add("7", "Smears", 10, 20); store.add("7", "Doubt", 3, 9)
+        >>> store.merged_and_by_start("7")
+        ({'Doubt': [(3, 9)], 'Smears': [(10, 20)]}, [(3, 9, 0), (10, 20, 1)])
+        """
+        triples = self.spans.get(document)
+        if not triples:
+            return {}, []
+        by_start = sorted(zip(triples[1::3], triples[2::3], triples[0::3]))
+        grouped: Dict[int, List[Span]] = {}
+        for start, end, technique in by_start:
+            spans = grouped.get(technique)
+            if spans is None:
+                grouped[technique] = [(start, end)]
+            else:
+                spans.append((start, end))
+        names = self.techniques
+        merged: Dict[str, List[Span]] = {}
+        unchanged = True
+        for technique in sorted(grouped):  # list order, as before the sort by start
+            spans = grouped[technique]
+            if len(spans) > 1:
+                kept = merge_sorted(spans)
+                unchanged = unchanged and len(kept) == len(spans)
+                spans = kept
+            merged[names[technique]] = spans
+        return merged, (by_start if unchanged else None)
 
     def all_spans(self, document: str) -> List[Span]:
         """The document's spans whatever their technique, in file order."""

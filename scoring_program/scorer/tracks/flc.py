@@ -317,9 +317,11 @@ def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], optio
             if overlaps:
                 overlapping.append((article, overlaps))
         if not problems and not overlapping:
-            merged = ({ALL_TECHNIQUES: merge_overlapping(gold.all_spans(article))} if collapse
-                      else gold.merged_by_technique(article))
-            statistics.add_document(article, merged, checked, disjoint=policy != "keep")
+            if collapse:
+                merged, by_start = {ALL_TECHNIQUES: merge_overlapping(gold.all_spans(article))}, None
+            else:
+                merged, by_start = gold.merged_and_by_start(article)
+            statistics.add_document(article, merged, checked, policy != "keep", by_start, gold)
     if overlapping:
         place = {article: i for i, article in enumerate(predicted.order)}
         for article, overlaps in sorted(overlapping, key=lambda item: place[item[0]]):
