@@ -183,9 +183,9 @@ def _read_gold_folder(folder: str) -> Tuple[SpanStore, Dict[str, int]]:
     label_files = sorted(name for name in names if name.endswith(".labels"))
     if not label_files:
         problems.add("", "no article<ID>...labels file in the folder")
-    # Files are parsed together, about 1 MB at a time: parsing each file on its own measured 1% slower
-    # at flc x10 (time / parse floor 3.00 -> 3.05, median of 21 back-to-back pairs, issue 14),
-    # over the benchmark's target of 3.
+    # Files are parsed together, about 1 MB at a time: parsing each file on its own measured about
+    # 0.08 slower at flc x10 (time / parse floor 2.96 and 2.90 batched against 3.08 and 2.94, 21 pairs
+    # in each order, issue 14), a third of the margin under the benchmark's target of 3.
     batch: List[Tuple[str, str]] = []  # (file name, text)
     batch_size = 0
     for file_name in label_files:
