@@ -74,10 +74,9 @@ def _folder_data(folder: str, prefix: str = "") -> Dict[str, bytes]:
 
 
 def broken_submission() -> bytes:
-    """A submission every phase must refuse: the first track's file holding one JSON record of an
-    unknown id and technique (in a JSON-list format, an unmatched item; in any other, unreadable)."""
-    content = json.dumps([{"id": "no-such-item", "labels": ["Loaded Langauge"]}]).encode("utf-8")
-    return _zip_bytes({}, {TRACKS[0].filename: content})
+    """A submission every phase must refuse, whatever the track's format: the first track's file
+    holding bytes that are not UTF-8 (every reader refuses them)."""
+    return _zip_bytes({}, {TRACKS[0].filename: b"\xff\xfe not UTF-8 \xc3\x28\n"})
 
 
 def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[str]]:

@@ -44,7 +44,7 @@ def card_section(track, heading: str = "Submission format") -> str:
     if match is None:
         raise ValueError("the metric card of track %s has no section '## %s'" % (track.name, heading))
     lines = match.group(1).strip("\n").split("\n")
-    if lines and lines[0].startswith("What participants read"):
+    if lines and (lines[0].startswith("What participants read") or lines[0].startswith("What `baselines.py` writes")):
         lines = lines[1:]
     return "\n".join(lines).strip("\n")
 
@@ -59,8 +59,12 @@ def fill_template(template: str, tracks: Sequence) -> str:
     values = {
         "SUBMISSION_FILES": " ".join(track.filename for track in tracks),
         "FIRST_FILE": tracks[0].filename,
+        "FIRST_KEY": tracks[0].keys[0],
+        "LOWER_IS_BETTER_KEYS": code(key for track in tracks for key in track.keys if key in track.lower_is_better),
         "RELEASED_GOLD": code(released),
         "GOLD_NAMES": ", ".join("%s (`%s`)" % (" or ".join("`%s`" % name for name in track.gold_names), track.name)
+                                for track in tracks),
+        "BASELINES": "\n".join("- `%s`: %s" % (track.filename, " ".join(card_section(track, "Baseline").split("\n")))
                                 for track in tracks),
         "SUBMISSION_FORMATS": "\n\n".join("### `%s` — %s\n%s" % (track.filename, track.title, card_section(track))
                                             for track in tracks),

@@ -290,23 +290,14 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
                     "in competition.yaml (and from every phase's reference data)"
                     % (phase.get("label"), track.name, path, " or ".join(track.gold_names or (track.filename,)),
                        ", ".join(columns)))
-        nlu_test_input = _nlu_test_input_problem(path)
-        if nlu_test_input:
-            add("phase %s: %s" % (phase.get("label"), nlu_test_input))
+        for track in tracks:  # what a track module says is missing from its reference data
+            check = getattr(track.implementation(), "reference_data_problem", None)
+            problem = check(path) if check is not None else ""
+            if problem:
+                add("phase %s: %s" % (phase.get("label"), problem))
         for track in tracks:  # the scorer writes every key of the phase's tracks (not entered: ranks last)
             missing = [key for key in track.keys if key not in board["columns"]]
             if missing and track.find_gold(path) is not None:
                 add("phase %s: %s has gold for track %s, whose keys the scorer writes on every submission; "
                     "make each a column (hidden: true hides one): %s"
                     % (phase.get("label"), path, track.name, ", ".join(missing)))
-
-
-def _nlu_test_input_problem(folder: str) -> str:
-    """The nlu track's public input is the released test input (id,q,r,s): without it beside the
-    gold there is no public nlu input, so no sample submission, baseline or kit check for nlu."""
-    from scorer.tracks.nlu import FILE_NAME, TEST_INPUT  # (format knowledge of the track)
-    if os.path.isfile(os.path.join(folder, FILE_NAME)) and not os.path.isfile(os.path.join(folder, TEST_INPUT)):
-        return ("%s has %s but not %s: add the task's released test input (id,q,r,s) there; the public "
-                "data, the sample submission and the starting kit's format check of nlu files are made "
-                "from it" % (folder, FILE_NAME, TEST_INPUT))
-    return ""

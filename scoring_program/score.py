@@ -32,12 +32,10 @@ sys.path.insert(0, PROGRAM_DIR)
 from scorer.options import load_options  # noqa: E402
 from scorer.workers import wait_for_v15_watcher  # noqa: E402
 from scorer.problems import ProgramError, ReferenceDataError, SubmissionError, capped  # noqa: E402
-from scorer.registry import TRACKS  # noqa: E402
 from scorer.result import unstorable_scores  # noqa: E402
-from scorer.report import (collect_scores, leaderboard_scores, write_html, write_items,  # noqa: E402
-                           write_scores)
-from scorer.signature import track_signature  # noqa: E402
-from scorer.submission import locate_submission  # noqa: E402
+# The registry (and so every track module, and the report, which lists the tracks) is imported in
+# run(), inside main()'s guard: a track module that cannot be imported is a program fault, one
+# line on stderr, never a traceback.
 
 USAGE = "usage: python3 score.py INPUT_DIR OUTPUT_DIR [--items DIR]"
 DETAILS_HINT = ("organisers see the details by running scoring_program/score.py locally on this phase's "
@@ -82,6 +80,8 @@ def run(argv, items_dir=None):
     if len(argv) not in (3, 5) or (len(argv) == 5 and argv[3] != "--items"):
         print(USAGE, file=sys.stderr)
         return 2
+    from scorer.registry import TRACKS
+    from scorer.submission import locate_submission
     input_dir, output_dir = argv[1], argv[2]
     reference_dir = os.path.join(input_dir, "ref")
     os.makedirs(output_dir, exist_ok=True)
@@ -163,6 +163,8 @@ class Outcome:
 
     def finish(self):
         """Write every output; exit 1 if anything could not be scored."""
+        from scorer.report import collect_scores, leaderboard_scores, write_html, write_items, write_scores
+        from scorer.signature import track_signature
         scores = collect_scores(self.results)
         signatures = {result.track: track_signature(result.track, self.options) for result in self.results}
         write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks), signatures)

@@ -220,6 +220,21 @@ def test_broken_gold_is_reported_without_its_content(tmp_path):
     assert "SECRET-LABEL" not in local.stderr + local.stdout
 
 
+def test_a_track_module_that_cannot_be_imported_is_one_line_not_a_traceback(tmp_path):
+    """The registry imports every track module: one that fails to import is a program fault (exit
+    1, one line on stderr), as any internal error."""
+    run = run_score(tmp_path, REF, {"semeval2021_t6_st1.json": ST1_GOLD})
+    assert run.returncode == 0
+    broken = tmp_path / "program"
+    shutil.copytree(PROGRAM, broken)
+    module = broken / "scorer" / "tracks" / "absita.py"
+    module.write_text("import no_such_module_of_ours\n" + module.read_text())
+    process = subprocess.run([sys.executable, str(broken / "score.py"), str(run.output.parent / "input"),
+                              str(tmp_path / "out")], capture_output=True, text=True)
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    assert "internal error" in process.stderr and len(process.stderr.splitlines()) == 1
+
+
 def test_a_bug_of_ours_is_no_traceback_for_the_participant(tmp_path, monkeypatch):
     res_file = tmp_path / "x"
     run = run_score(tmp_path, REF, {"semeval2021_t6_st1.json": ST1_GOLD},

@@ -51,20 +51,26 @@ class Options:
                  flc_ignore_techniques: bool = False, max_file_bytes: int = 200 * 1024 * 1024,
                  nlu_max_answer_tokens: int = 5000, max_spans_per_document: int = 10000,
                  detailed_results: str = "full") -> None:
-        self.overlapping_predictions = overlapping_predictions
-        self.per_technique_recall = per_technique_recall
-        self.flc_ignore_techniques = flc_ignore_techniques
-        self.max_file_bytes = max_file_bytes
-        self.nlu_max_answer_tokens = nlu_max_answer_tokens
-        self.max_spans_per_document = max_spans_per_document
-        self.detailed_results = detailed_results
+        values = (overlapping_predictions, per_technique_recall, flc_ignore_techniques, max_file_bytes,
+                  nlu_max_answer_tokens, max_spans_per_document, detailed_results)
+        for name, value in zip(self._fields, values):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Options are read-only; use options.replace(%s=...)" % name)
 
     def replace(self, **changes: Any) -> "Options":
         """A copy with some settings changed (an unknown name is a TypeError)."""
         return Options(**dict({name: getattr(self, name) for name in self._fields}, **changes))
 
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self._fields)
+
     def __eq__(self, other: object) -> bool:
-        return type(other) is Options and all(getattr(self, n) == getattr(other, n) for n in self._fields)
+        return self._values() == other._values() if type(other) is Options else NotImplemented  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     def __repr__(self) -> str:
         return "Options(%s)" % ", ".join("%s=%r" % (n, getattr(self, n)) for n in self._fields)

@@ -4,7 +4,7 @@ Generic: each track module declares its own per-item statistics and aggregate
 (``item_statistics(result) -> ItemStatistics``, ``aggregate(statistics, totals, ops, key)``) and
 its ``LEADERBOARDS``; this module dispatches to them through the registry (``item_statistics``,
 ``aggregate``), lists the leaderboards, and holds what is the same for every track: the
-resamples, the intervals, and scoring a submission in process. The row type, the column totals
+resamples and the intervals (scoring a submission in process: ``in_process.py``). The row type, the column totals
 and the scalar operations live in ``per_item.py`` (light: the scoring path imports them; this
 module, with ``fractions``, stays off it).
 

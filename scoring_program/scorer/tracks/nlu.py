@@ -346,6 +346,17 @@ def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[st
     return [TEST_INPUT]
 
 
+def reference_data_problem(folder: str) -> str:
+    """What the build says when a phase's reference data lacks the test input ("" when it is there):
+    the nlu track's public input is the released test input (id,q,r,s); without it beside the gold
+    there is no public nlu input, so no sample submission, baseline or kit check for nlu."""
+    if os.path.isfile(os.path.join(folder, FILE_NAME)) and not os.path.isfile(os.path.join(folder, TEST_INPUT)):
+        return ("%s has %s but not %s: add the task's released test input (id,q,r,s) there; the public "
+                "data, the sample submission and the starting kit's format check of nlu files are made "
+                "from it" % (folder, FILE_NAME, TEST_INPUT))
+    return ""
+
+
 def _test_rows(public_dir: str) -> Optional[List[List[str]]]:
     import csv
     path = os.path.join(public_dir, TEST_INPUT)
