@@ -288,7 +288,7 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
                 add("phase %s: the leaderboard shows track %s but %s has no gold for it (%s); add the "
                     "gold there, or remove the track from the competition: its leaderboard.columns %s "
                     "in competition.yaml (and from every phase's reference data)"
-                    % (phase.get("label"), track.name, path, " or ".join(track.gold_names or (track.filename,)),
+                    % (phase.get("label"), track.name, path, " or ".join(track.gold_names),
                        ", ".join(columns)))
         for track in tracks:  # what a track module says is missing from its reference data
             check = getattr(track.implementation(), "reference_data_problem", None)

@@ -21,6 +21,7 @@ from scorer.resampling import ItemStatistics, item_statistics
 # The tracks with a technique list (their modules' TECHNIQUES): per-technique tables and figures.
 TECHNIQUE_TRACKS = tuple(track.name for track in TRACKS if getattr(track.implementation(), "TECHNIQUES", None))
 
+
 @dataclass
 class Scored:
     """What the tables need from one submission: scores, per-item statistics, technique F1."""

@@ -322,10 +322,10 @@ def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) 
                                                        ", ".join(split for split, _ in candidates)))
             candidates = matching
         split, path = candidates[0]
-        _copy_gold(path, os.path.join(target, (track.gold_names or (track.filename,))[0]))
+        _copy_gold(path, os.path.join(target, track.gold_names[0]))
         chosen.append("%s: the %s split (%s)" % (track.filename, split, os.path.relpath(path, reference_dir)))
     if not chosen:
-        looked_for = sorted({name for track, _ in tracks for name in (track.gold_names or (track.filename,))})
+        looked_for = sorted({name for track, _ in tracks for name in track.gold_names})
         released = sorted({name for _, module in tracks for name in getattr(module, "RELEASED_GOLD", {}).values()})
         raise KitError("no gold for the submitted files in %s; score_locally looks for the competition's gold "
                        "names (%s) or the tasks' released files (%s)"
@@ -347,7 +347,7 @@ def _scores_alone(track, gold_path: str, submitted: str, work: str) -> bool:
     trial = tempfile.mkdtemp(prefix="trial-", dir=work)
     for folder in ("ref", "res"):
         os.makedirs(os.path.join(trial, "input", folder))
-    _copy_gold(gold_path, os.path.join(trial, "input", "ref", (track.gold_names or (track.filename,))[0]))
+    _copy_gold(gold_path, os.path.join(trial, "input", "ref", track.gold_names[0]))
     shutil.copyfile(submitted, os.path.join(trial, "input", "res", track.filename))
     process = subprocess.run([sys.executable, find_program(), os.path.join(trial, "input"),
                               os.path.join(trial, "output")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -31,7 +31,7 @@ def item_errors(result: TrackResult) -> List[Tuple[str, float]]:
     mass, Σ (predicted − precision sum) + (gold − recall sum) over techniques; a multilabel
     track's false positives + false negatives."""
     statistics = item_statistics(result)
-    if _is_span_track(result):
+    if _is_span_track(statistics.columns):
         signs = [{"precision_sum": -1, "recall_sum": -1, "predicted": 1, "gold": 1}[column.split("|")[0]]
                  for column in statistics.columns]
     else:
@@ -40,9 +40,9 @@ def item_errors(result: TrackResult) -> List[Tuple[str, float]]:
             for item, row in zip(statistics.items, statistics.rows)]
 
 
-def _is_span_track(result: TrackResult) -> bool:
+def _is_span_track(columns: Sequence[str]) -> bool:
     """Span statistics (span_metric.py) have precision sums; multilabel ones count tp, fp, fn."""
-    return any(column.startswith("precision_sum|") for column in item_statistics(result).columns)
+    return any(column.startswith("precision_sum|") for column in columns)
 
 
 def worst_items(result: TrackResult, count: int = MAX_ITEMS) -> List[Tuple[str, float]]:
@@ -121,7 +121,7 @@ def render_error_analysis(results: Sequence[TrackResult]) -> str:
 
 def _track_section(result: TrackResult) -> List[str]:
     e = _escape
-    spans = _is_span_track(result)
+    spans = _is_span_track(item_statistics(result).columns)
     measure = ("unmatched span mass: Σ over techniques of (predicted − precision sum) + (gold − recall sum)"
                if spans else "false positives + false negatives")
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title)),

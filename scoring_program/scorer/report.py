@@ -168,7 +168,6 @@ document.querySelectorAll("table.sortable").forEach(function (table) {
 MAX_CONFUSIONS = 40  # rows of the confusion list (at most techniques², ~400, pairs exist)
 
 
-
 def _bar(value: float) -> str:
     width = max(0.0, min(value, 1.0)) * 6  # em: the column is 6em wide
     over = " over" if value > 1.0 else ""

@@ -15,7 +15,7 @@ import math
 import os
 import re
 from functools import lru_cache
-from typing import Any, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
@@ -23,6 +23,9 @@ from ..problems import Problems, clip, describe, reading_reference
 from ..readers import MAX_LINE_BYTES, iter_ndjson
 from ..records import check_duplicates, check_id_sets, record_limit
 from ..result import TrackResult
+
+if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
+    import random
 
 NAME = "absita"
 FILE_NAME = "evalita2020_absita.ndjson"  # the submission file in res/
@@ -449,9 +452,6 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 
 # --- sample gold and benchmark inputs (tools/make_sample_data.py, benchmarks/run.py) -------------
 
-from typing import TYPE_CHECKING  # noqa: E402
-if TYPE_CHECKING:  # the annotations only: the scoring path never imports random
-    import random
 
 # (term, comment, polarity) pieces from which sample reviews are assembled.
 SAMPLE_PARTS = (

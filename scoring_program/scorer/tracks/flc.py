@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ..options import Options, other_phase_ids
 from ..problems import Problems, reading_reference
@@ -28,6 +28,9 @@ from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_prob
 from ..span_store import MAX_OFFSET, SpanStore
 from ..spans import Span, merge_overlapping
 from ..techniques import NLP4IF2019_FLC
+
+if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
+    import random
 
 NAME = "flc"
 TITLE = "NLP4IF-2019 FLC: propaganda techniques and their spans in news articles"
@@ -440,9 +443,6 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 
 # --- sample gold and benchmark inputs (tools/make_sample_data.py, benchmarks/run.py) -------------
 
-from typing import TYPE_CHECKING  # noqa: E402
-if TYPE_CHECKING:  # the annotations only: the scoring path never imports random
-    import random
 
 # (sentence, technique) pieces from which sample articles are assembled; None = no technique.
 SAMPLE_SENTENCES = (

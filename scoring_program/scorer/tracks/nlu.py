@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Collection, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
@@ -21,6 +21,9 @@ from ..problems import Problems, ReferenceDataError, SubmissionError, clip, read
 from ..readers import byte_chunks, file_contains, iter_csv
 from ..records import check_duplicates, check_id_sets, record_limit
 from ..result import TrackResult
+
+if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
+    import random
 
 NAME = "nlu"
 TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
@@ -402,9 +405,6 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 
 # --- sample gold and benchmark inputs (tools/make_sample_data.py, benchmarks/run.py) -------------
 
-from typing import TYPE_CHECKING  # noqa: E402
-if TYPE_CHECKING:  # the annotations only: the scoring path never imports random
-    import random
 
 # (topic, q, r) of the sample items: already tokenized, as in the task's data.
 SAMPLE_TOPICS = (

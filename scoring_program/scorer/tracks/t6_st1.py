@@ -6,7 +6,7 @@ scikit-learn's ``zero_division=1``. Metric card: ``t6_st1.md`` beside this file.
 
 from __future__ import annotations
 
-from typing import List
+from typing import TYPE_CHECKING, List
 
 from .. import meme_multilabel, multilabel
 from ..meme_multilabel import score_multilabel
@@ -14,6 +14,9 @@ from ..public_input import MemeList
 from ..options import Options
 from ..result import TrackResult
 from ..techniques import SEMEVAL2021_T6_ST1_ST2
+
+if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
+    import random
 
 NAME = "t6_st1"
 FILE_NAME = "semeval2021_t6_st1.json"  # the submission file in res/
@@ -62,9 +65,6 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 
 # --- sample gold and benchmark inputs (tools/make_sample_data.py, benchmarks/run.py) -------------
 
-from typing import TYPE_CHECKING  # noqa: E402
-if TYPE_CHECKING:  # the annotations only: the scoring path never imports random
-    import random
 
 
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:

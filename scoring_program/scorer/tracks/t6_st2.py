@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..public_input import MemeList
 from ..options import Options, other_phase_ids
@@ -22,6 +22,9 @@ from ..span_metric import (SpanStatistics, offset_problem, overlap_problem, pred
                            span_track_result, warn_if_past_the_text)
 from ..spans import Span
 from ..techniques import SEMEVAL2021_T6_ST1_ST2
+
+if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
+    import random
 
 NAME = "t6_st2"
 FILE_NAME = "semeval2021_t6_st2.json"  # the submission file in res/
@@ -285,9 +288,6 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 
 # --- sample gold and benchmark inputs (tools/make_sample_data.py, benchmarks/run.py) -------------
 
-from typing import TYPE_CHECKING  # noqa: E402
-if TYPE_CHECKING:  # the annotations only: the scoring path never imports random
-    import random
 
 
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
