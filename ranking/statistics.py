@@ -10,7 +10,8 @@ from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from .scoring import TECHNIQUE_TRACKS, Scored
+from .scoring import Scored
+from scorer.registry import BY_NAME
 from scorer.resampling import ItemStatistics, aggregate, interval_positions, resample_indices
 
 ALPHA = 0.05
@@ -51,10 +52,10 @@ def resampled_scores(statistics: ItemStatistics, matrix: np.ndarray, counts: np.
 
 def pool_labels(statistics: ItemStatistics, matrix: np.ndarray, key: str) -> Tuple[ItemStatistics, np.ndarray]:
     """The statistics with every technique pooled into one, when ``key`` depends on the pooled sums
-    only (micro-F1, span P/R/F1; not a macro average): sums are linear, so pooling before the
+    only (the track module's ``POOLED_KEYS``: micro-F1, span P/R/F1; not a macro average): sums are linear, so pooling before the
     resampling equals pooling after, and the product is 20 times smaller."""
     labels = statistics.labels
-    if len(labels) < 2 or key.endswith("_macro") or statistics.track not in TECHNIQUE_TRACKS:
+    if len(labels) < 2 or key not in BY_NAME[statistics.track].pooled_keys:
         return statistics, matrix
     kinds = [column.split("|", 1)[0] for column in statistics.columns[:len(statistics.columns) // len(labels)]]
     pooled = matrix.reshape(matrix.shape[0], len(labels), len(kinds)).sum(axis=1)

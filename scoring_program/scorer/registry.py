@@ -25,11 +25,12 @@ class Track:
     ``ref/``: the first that exists), ``keys`` (leaderboard keys, primary first),
     ``lower_is_better`` (keys ranked ascending), ``leaderboards`` ((name, key) of each ranking
     in the organisers' results; their keys are the ones the detailed results mark as ranked),
-    ``title``; ``implementation()`` is the module (``score``, ``item_statistics``, ``aggregate``, ...).
+    ``pooled_keys`` (keys the results tool may compute from the techniques pooled; optional
+    ``POOLED_KEYS``, none by default), ``title``; ``implementation()`` is the module (``score``, ``item_statistics``, ``aggregate``, ...).
     """
 
-    __slots__ = ("name", "filename", "gold_names", "keys", "lower_is_better", "leaderboards", "title",
-                 "_module")
+    __slots__ = ("name", "filename", "gold_names", "keys", "lower_is_better", "leaderboards", "pooled_keys",
+                 "title", "_module")
 
     def __init__(self, module: ModuleType) -> None:
         self.name: str = module.NAME
@@ -40,6 +41,7 @@ class Track:
         self.leaderboards: Tuple[Tuple[str, str], ...] = tuple(module.LEADERBOARDS)
         if not all(key in self.keys for _, key in self.leaderboards):
             raise AssertionError("%s: a leaderboard key is not in KEYS" % self.name)  # a bug of the module
+        self.pooled_keys: FrozenSet[str] = frozenset(getattr(module, "POOLED_KEYS", ()))
         self.title: str = module.TITLE
         self._module = module
 

@@ -44,6 +44,9 @@ KEYS = ("flc_f1", "flc_precision", "flc_recall")
 LOWER_IS_BETTER = frozenset()
 # The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
 LEADERBOARDS = ((NAME, "flc_f1"),)
+# The keys that depend on the sums over techniques only (not a macro average): the results tool may
+# pool the techniques before resampling them (the same numbers, a product 20 times smaller).
+POOLED_KEYS = KEYS
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "train-labels-FLC"}  # the PTC folder of article<ID>.task-FLC.labels files

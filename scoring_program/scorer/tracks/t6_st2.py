@@ -36,6 +36,9 @@ KEYS = ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall")
 LOWER_IS_BETTER = frozenset()
 # The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
 LEADERBOARDS = ((NAME, "t6_st2_f1"),)
+# The keys that depend on the sums over techniques only (not a macro average): the results tool may
+# pool the techniques before resampling them (the same numbers, a product 20 times smaller).
+POOLED_KEYS = KEYS
 TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
 # The gold as the task released it, per split (file or folder names, found anywhere under
 # score_locally.py's --ref): a participant can score against the downloaded data as it is.
