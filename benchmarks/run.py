@@ -41,6 +41,8 @@ from scorer.registry import BY_NAME, TRACKS as REGISTERED  # noqa: E402
 # Each track's input generator (gold in ref/, a submission in res/, at a scale of the real data; its
 # module's write_benchmark_input): the benchmark knows no file format.
 TRACKS = {track.name: track.implementation().write_benchmark_input for track in REGISTERED}
+# Each track's benchmark settings (its module's BENCHMARK: scales, naive oracle, targets).
+SETTINGS = {track.name: getattr(track.implementation(), "BENCHMARK", {}) for track in REGISTERED}
 TESTS = os.path.join(ROOT, "tests")
 
 # --- the measured programs --------------------------------------------------------------------------
@@ -122,8 +124,8 @@ def run(scales, naive_limit_seconds, repeat, program):
     env = python_default_env()
     for track, generator in TRACKS.items():
         for scale in scales:
-            if track == "nlu" and scale > 1:
-                continue  # the issue's nlu input is the size of the real test set
+            if scale not in SETTINGS[track].get("scales", (1, 10, 100)):
+                continue  # (nlu: the issue's input is the size of the real test set)
             work = tempfile.mkdtemp(prefix="bench-%s-%d-" % (track, scale))
             try:
                 base = os.path.join(work, "input")
@@ -145,7 +147,7 @@ def run(scales, naive_limit_seconds, repeat, program):
                 naive = ""
                 extra = ""
                 oracle_s = oracle_mb = tests_s = tokenize_s = None
-                if track in ("t6_st2", "flc") and scale <= naive_limit_seconds:
+                if SETTINGS[track].get("oracle") == "spans" and scale <= naive_limit_seconds:
                     oracle_runs = min(3, repeat)  # the fastest too: noise would flatter score.py
                     tests_t, tests_mem, _ = min((measure(oracle("tests_span_oracle", base))
                                                  for _ in range(oracle_runs)), key=lambda m: m[0])
@@ -155,7 +157,7 @@ def run(scales, naive_limit_seconds, repeat, program):
                     naive = ("tests' oracle %.2f s / %.0f MB (%.1f× slower); official structure %.2f s / "
                              "%.0f MB (%.1f× slower)" % (tests_t, tests_mem, tests_t / score[0],
                                                           naive_t, naive_mem, naive_t / score[0]))
-                if track == "nlu":
+                if SETTINGS[track].get("oracle") == "lcs":
                     naive_t, naive_mem, _ = measure(oracle("naive_lcs_score", base, os.path.dirname(program)), env)
                     naive = "%.2f s / %.0f MB (%.1f× slower)" % (naive_t, naive_mem, naive_t / score[0])
                     tokenize_s = tokenize = min(float(subprocess.run(
@@ -198,7 +200,8 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
 
     rows = []
     for track, generator in TRACKS.items():
-        count = nlu_submissions if track == "nlu" else submissions
+        slow = SETTINGS[track].get("slow", False)
+        count = nlu_submissions if slow else submissions
         base = os.path.join(folder, "resampling-" + track)
         os.makedirs(os.path.join(base, "ref"))
         os.makedirs(os.path.join(base, "res"))
@@ -213,7 +216,7 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
             entries.append(Entry("s%03d" % k, "s%03d" % k, os.path.join(other, "res")))
         reference = os.path.join(base, "ref")
         scoring_s = float("inf")
-        for _ in range(1 if track == "nlu" else repeat):
+        for _ in range(1 if slow else repeat):
             started = time.perf_counter()
             scored = [score_entry(entry, reference) for entry in entries]
             scoring_s = min(scoring_s, time.perf_counter() - started)
@@ -342,7 +345,7 @@ def targets(rows):
         lines.append("- %s: **%s** (worst: %s, %.2f)" % (name, "holds" if holds else "does not hold", worst[0],
                                                           worst[1]))
 
-    spans_and_multilabel = ("t6_st1", "t6_st2", "t6_st3", "flc")
+    spans_and_multilabel = [track for track, settings in SETTINGS.items() if settings.get("time_target")]
     verdict("time / parse floor ≤ 3 (span and multilabel tracks, ×10 and ×100)",
             [("%s ×%d" % key, r["paired"]) for key, r in by.items()
              if key[0] in spans_and_multilabel and key[1] in (10, 100)], 3.0)

@@ -300,6 +300,12 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
                               lambda meme: {"id": meme.id, "text": meme.text, "labels": meme.spans})
 
 
+# How benchmarks/run.py measures this track: "scales" (default 1, 10, 100), "oracle" (the naive
+# oracle it is timed against: "spans" or "lcs"), "time_target" (time / parse floor <= 3 applies),
+# "slow" (few generated submissions in the resampling step).
+BENCHMARK = {"time_target": True, "oracle": "spans"}
+
+
 def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
     """Gold in ``ref/`` and a submission in ``res/`` at ``scale`` × the test set (200 memes)."""
     from ..sample_text import write_benchmark_memes
