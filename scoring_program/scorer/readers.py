@@ -23,15 +23,22 @@ def read_gold_text(path: str, name: str) -> str:
     """A reference-data file (no size limit) decoded as UTF-8, a leading BOM dropped, or a
     SubmissionError saying why not (the caller turns it into a reference-data problem).
 
-    Plain ``open()``: reading through os.open/os.read measured no faster on the 3,500 files of
-    flc x10 (time/floor 3.00 and 2.77 against 2.95 and 2.88, alternating, issue 14). Submissions
-    are read by the bounded, streaming readers below.
+    Read through os.open/os.read, not ``open()``: on the 3,500 gold files of flc x10 ``open()``
+    measured 0.03 to 0.09 more time/floor (pairs in both orders, issue 14), out of a margin of
+    about 0.1 under the benchmark's target of 3. Submissions are read by the bounded, streaming
+    readers below.
     """
+    descriptor, size = _open_regular(path, name, None)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise fail(name, "", "cannot be read (%s)" % (error.strerror or "error")) from None
+        chunks: List[bytes] = []
+        while True:  # usually two calls: the whole file, then the end of it
+            chunk = os.read(descriptor, size + 1 if not chunks else 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(descriptor)
+    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
