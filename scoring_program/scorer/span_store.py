@@ -98,6 +98,9 @@ class SpanStore:
         if not triples:
             return {}, []
         by_start = sorted(zip(triples[1::3], triples[2::3], triples[0::3]))
+        # The grouping loop of ``_grouped``, on (start, end, technique) rows: one helper for both
+        # orders measured slower (the predictions' by_technique then slices the array, +4-5 ms
+        # at flc x10, about 0.04 of time/floor).
         grouped: Dict[int, List[Span]] = {}
         for start, end, technique in by_start:
             spans = grouped.get(technique)

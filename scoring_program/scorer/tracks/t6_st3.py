@@ -70,7 +70,6 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 # --- sample gold and benchmark inputs (tools/make_sample_data.py, benchmarks/run.py) -------------
 
 
-
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """The sample gold of ``split``: the memes the three subtasks share, with the techniques of
     text and image."""
