@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import string
 from typing import TYPE_CHECKING, Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..options import Options, other_phase_ids
@@ -210,6 +211,96 @@ def read_test_ids(path: str) -> List[str]:
     return identifiers
 
 
+PUNCTUATION_CHARACTERS = string.punctuation
+
+
+def words_with_content(text: str) -> int:
+    r"""How many whitespace-separated pieces of ``text`` hold a character outside
+    ``string.punctuation``: a lower bound of its scored tokens, counted without tokenizing.
+
+    nltk 3.7's ``word_tokenize`` never joins two pieces (Punkt's sentences are slices of the text
+    split at whitespace or inside a piece; the word tokenizer's substitutions only insert spaces,
+    or turn a double quote into two characters, and the one that consumes whitespace, ``\s*$``,
+    does so at the sentence's end) and never deletes a non-space character, so each such piece
+    gives at least one token holding that character, and only 1-character punctuation tokens are
+    dropped. The tests check the bound against nltk on real and random texts.
+
+    >>> words_with_content("It 's a question . -- ?!"), words_with_content("A. " * 3)
+    (4, 3)
+    """
+    return sum(1 for piece in text.split() if piece.strip(PUNCTUATION_CHARACTERS))
+
+
+class GoldTokens:
+    """A phase's gold, tokenized once: the ids in file order; the accepted answers (rows) of the
+    id numbered k are rows ``first_row[k]`` to ``first_row[k + 1] - 1``; row j's q' is
+    ``tokens[spans[4j]:spans[4j + 1]]`` and its r' ``tokens[spans[4j + 2]:spans[4j + 3]]``, each
+    token a number of ``vocabulary`` (token -> number). Arrays of numbers: about 4 bytes a token,
+    where lists of strings cost 8 and the former bit masks of every gold text about 60."""
+
+    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "_pending")
+
+    def __init__(self, rows: List[Row]) -> None:
+        from array import array
+        order: Dict[str, List[Row]] = {}
+        for row in rows:
+            order.setdefault(row.identifier, []).append(row)
+        self.ids: List[str] = list(order)
+        self.first_row = array("l", [0])
+        for accepted in order.values():
+            self.first_row.append(self.first_row[-1] + len(accepted))
+        self.rows = len(rows)
+        self.spans = array("l")
+        self.tokens = array("l")
+        self.vocabulary: Dict[str, int] = {}
+        self._pending: Optional[List[Row]] = [row for accepted in order.values() for row in accepted]
+
+    def tokenize(self, tokens_of) -> None:
+        """Tokenizes the rows (once: after a submission's checks, so a refused file costs no
+        tokens) and lets the texts go."""
+        if self._pending is None:
+            return
+        spans_of: Dict[str, Tuple[int, int]] = {}  # each distinct text is tokenized once
+        vocabulary, sequence, spans = self.vocabulary, self.tokens, self.spans
+        for row in self._pending:
+            for text in (row.q, row.r):
+                span = spans_of.get(text)
+                if span is None:
+                    start = len(sequence)
+                    sequence.extend([vocabulary.setdefault(token, len(vocabulary)) for token in tokens_of(text)])
+                    span = spans_of[text] = (start, len(sequence))
+                spans.extend(span)
+        self._pending = None
+
+
+# The gold tokenized in this process, by the sha256 of the gold file: scoring many submissions in
+# one process (rank_submissions.py and each of its --jobs workers, score_locally.py) tokenizes the
+# gold once. One gold is kept (a phase's); another replaces it.
+_GOLD_CACHE: Dict[str, GoldTokens] = {}
+
+
+def gold_tokens(gold_path: str, name: str) -> GoldTokens:
+    """The gold at ``gold_path``, parsed (and tokenized once its ``tokenize`` has run), from this
+    process's cache when the file's content (sha256) is the same."""
+    import hashlib
+    digest = hashlib.sha256()
+    with reading_reference():
+        for chunk in byte_chunks(gold_path, name, None, 1 << 20):
+            digest.update(chunk)
+    key = digest.hexdigest()
+    found = _GOLD_CACHE.get(key)
+    if found is not None:
+        return found
+    gold_problems = Problems(name)
+    with reading_reference():
+        gold_rows, _ = parse_answers(gold_path, name, None, gold_problems, gold=True)
+    gold_problems.raise_as_reference_error()
+    found = GoldTokens(gold_rows)
+    _GOLD_CACHE.clear()
+    _GOLD_CACHE[key] = found
+    return found
+
+
 def ratio(common: int, predicted: int, gold: int) -> float:
     union = predicted + gold - common
     return common / union if union else 0.0
@@ -217,14 +308,8 @@ def ratio(common: int, predicted: int, gold: int) -> float:
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
-    gold_problems = Problems(name)
-    with reading_reference():
-        gold_rows, _ = parse_answers(gold_path, name, None, gold_problems, gold=True)
-    gold_problems.raise_as_reference_error()
-    gold: Dict[str, List[Row]] = {}
-    for row in gold_rows:
-        gold.setdefault(row.identifier, []).append(row)
-    gold_ids = list(gold)
+    gold = gold_tokens(gold_path, name)
+    gold_ids = gold.ids
 
     test_path = os.path.join(reference_dir, TEST_INPUT)
     with reading_reference():
@@ -235,7 +320,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems = Problems(name)
     # Without the test input, rows of other ids are ignored as they are read (not kept).
     submitted, ignored = parse_answers(submission_path, name, options.max_file_bytes, problems, gold=False,
-                                       keep=gold if test_ids is None else None,
+                                       keep=set(gold_ids) if test_ids is None else None,
                                        max_rows=None if test_ids is None else record_limit(len(test_ids)))
     check_duplicates((row.identifier for row in submitted), problems, lambda i: "line %d" % submitted[i].line)
     problems.raise_if_any()
@@ -258,24 +343,26 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                 problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
                              "the answer has %d characters; at most %d are accepted"
                              % (len(text), max_characters))
+            else:
+                words = words_with_content(text)
+                if words > options.nlu_max_answer_tokens:
+                    problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
+                                 "the answer has at least %d tokens (%d words that are not only "
+                                 "punctuation); at most %d are accepted"
+                                 % (words, words, options.nlu_max_answer_tokens))
     problems.raise_if_any()
 
     by_id = {row.identifier: row for row in submitted}
     # Imported here: listing the tracks (scorer/registry.py) must not load the tokenizer's modules.
-    from ..lcs import Masks, lcs_with_masks, token_masks
+    from ..lcs import lcs_with_masks, token_masks
     from ..nltk_tokens import shared_tokenizer
     tokenizer = shared_tokenizer()
-    mask_cache: Dict[str, Masks] = {}
-
-    def masks(text: str) -> Masks:  # each distinct gold text is tokenized and masked once
-        found = mask_cache.get(text)
-        if found is None:
-            found = mask_cache[text] = token_masks(tokenizer.tokens(text))
-        return found
+    gold.tokenize(tokenizer.tokens)
+    gold_sequence, gold_spans, vocabulary, first_row = gold.tokens, gold.spans, gold.vocabulary, gold.first_row
 
     total = q_total = r_total = 0.0
     private = []
-    for identifier in gold_ids:
+    for number, identifier in enumerate(gold_ids):
         answer = by_id[identifier]
         # An answer's tokens live only while it is checked and scored: memory holds one answer's
         # tokens, not the file's (a token costs far more than its characters).
@@ -287,11 +374,16 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                              % (len(answer_tokens), options.nlu_max_answer_tokens))
         if problems:
             continue
+        # The answer's bit masks, over the gold's token numbers (a token the gold never has
+        # matches nothing), compared with each accepted answer: LCS is symmetric.
+        q_masks = token_masks([vocabulary.get(token, -1) for token in q_tokens])
+        r_masks = token_masks([vocabulary.get(token, -1) for token in r_tokens])
         best: Optional[Tuple[float, float, float, int]] = None
-        for j, row in enumerate(gold[identifier]):
-            gold_q, gold_r = masks(row.q), masks(row.r)
-            q_part = ratio(lcs_with_masks(gold_q, q_tokens), len(q_tokens), gold_q[1])
-            r_part = ratio(lcs_with_masks(gold_r, r_tokens), len(r_tokens), gold_r[1])
+        for j, row in enumerate(range(first_row[number], first_row[number + 1])):
+            gold_q = gold_sequence[gold_spans[4 * row]:gold_spans[4 * row + 1]]
+            gold_r = gold_sequence[gold_spans[4 * row + 2]:gold_spans[4 * row + 3]]
+            q_part = ratio(lcs_with_masks(q_masks, gold_q), len(q_tokens), len(gold_q))
+            r_part = ratio(lcs_with_masks(r_masks, gold_r), len(r_tokens), len(gold_r))
             if best is None or q_part + r_part > best[0]:
                 best = (q_part + r_part, q_part, r_part, j)
         assert best is not None
@@ -299,7 +391,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         q_total += best[1]
         r_total += best[2]
         private.append({"id": identifier, "score": best[0] / 2, "q": best[1], "r": best[2],
-                        "chosen_answer": best[3] + 1, "answers": len(gold[identifier])})
+                        "chosen_answer": best[3] + 1, "answers": first_row[number + 1] - first_row[number]})
     problems.raise_if_any()
     n = len(gold_ids)
     # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
@@ -309,7 +401,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         track=NAME,
         title=TITLE,
         scores=aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals),
-        details={"scored ids": n, "gold answers": len(gold_rows), "submitted rows": len(submitted)},
+        details={"scored ids": n, "gold answers": gold.rows, "submitted rows": len(submitted)},
         notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
                "each text's one pair of wrapping quotes removed first."],
         warnings=warnings,
