@@ -238,7 +238,7 @@ class GoldTokens:
     token a number of ``vocabulary`` (token -> number). Arrays of numbers: about 4 bytes a token,
     where lists of strings cost 8 and the former bit masks of every gold text about 60."""
 
-    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "_pending")
+    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "_pending")
 
     def __init__(self, rows: List[Row]) -> None:
         from array import array
@@ -246,30 +246,36 @@ class GoldTokens:
         for row in rows:
             order.setdefault(row.identifier, []).append(row)
         self.ids: List[str] = list(order)
-        self.first_row = array("l", [0])
+        self.first_row = array("i", [0])
         for accepted in order.values():
             self.first_row.append(self.first_row[-1] + len(accepted))
         self.rows = len(rows)
-        self.spans = array("l")
-        self.tokens = array("l")
+        self.note = ""  # why the reference data's token cache was not used, when it was there
+        self.spans = array("i")
+        self.tokens = array("i")
         self.vocabulary: Dict[str, int] = {}
         self._pending: Optional[List[Row]] = [row for accepted in order.values() for row in accepted]
 
     def tokenize(self, tokens_of) -> None:
         """Tokenizes the rows (once: after a submission's checks, so a refused file costs no
-        tokens) and lets the texts go."""
-        if self._pending is None:
+        tokens), letting each row's texts go once its tokens are in."""
+        pending = self._pending
+        if pending is None:
             return
-        spans_of: Dict[str, Tuple[int, int]] = {}  # each distinct text is tokenized once
         vocabulary, sequence, spans = self.vocabulary, self.tokens, self.spans
-        for row in self._pending:
-            for text in (row.q, row.r):
-                span = spans_of.get(text)
-                if span is None:
-                    start = len(sequence)
-                    sequence.extend([vocabulary.setdefault(token, len(vocabulary)) for token in tokens_of(text)])
-                    span = spans_of[text] = (start, len(sequence))
-                spans.extend(span)
+        spans_of: Dict[str, Tuple[int, int]] = {}  # an id's repeated texts are tokenized once
+        for number in range(len(self.ids)):
+            spans_of.clear()
+            for index in range(self.first_row[number], self.first_row[number + 1]):
+                row = pending[index]
+                pending[index] = None  # type: ignore[call-overload]
+                for text in (row.q, row.r):
+                    span = spans_of.get(text)
+                    if span is None:
+                        start = len(sequence)
+                        sequence.extend([vocabulary.setdefault(token, len(vocabulary)) for token in tokens_of(text)])
+                        span = spans_of[text] = (start, len(sequence))
+                    spans.extend(span)
         self._pending = None
 
 
@@ -278,24 +284,127 @@ class GoldTokens:
 # gold once. One gold is kept (a phase's); another replaces it.
 _GOLD_CACHE: Dict[str, GoldTokens] = {}
 
+# The gold's tokens as the build writes them beside the gold in the reference data (never read
+# from anywhere else): plain JSON, the arrays as base64 of little-endian 32-bit integers. Valid
+# for one gold file (sha256), nltk version and Punkt model; otherwise the gold is tokenized and
+# the result says so in a note. Loading it takes about 0.02 s where tokenizing the real 1,598-id
+# gold takes about 0.4 s (benchmarks/RESULTS.md).
+TOKEN_CACHE = "aicup2022_nlu.tokens.json"
+TOKEN_CACHE_FORMAT = 1
 
-def gold_tokens(gold_path: str, name: str) -> GoldTokens:
-    """The gold at ``gold_path``, parsed (and tokenized once its ``tokenize`` has run), from this
-    process's cache when the file's content (sha256) is the same."""
+
+def _cache_identity(gold_sha256: str) -> Dict[str, object]:
+    from ..nltk_tokens import NLTK_VERSION, PUNKT_SHA256
+    return {"format": TOKEN_CACHE_FORMAT, "gold_sha256": gold_sha256, "nltk": NLTK_VERSION,
+            "punkt_sha256": PUNKT_SHA256}
+
+
+def _int32_text(values) -> str:
+    import base64
+    import sys
+    from array import array
+    data = array("i", values)
+    if sys.byteorder == "big":
+        data.byteswap()
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def _int32_array(text: str):
+    import base64
+    import sys
+    from array import array
+    data = array("i")
+    data.frombytes(base64.b64decode(text.encode("ascii"), validate=True))
+    if sys.byteorder == "big":
+        data.byteswap()
+    return data
+
+
+def _file_sha256(path: str, name: str) -> str:
     import hashlib
     digest = hashlib.sha256()
     with reading_reference():
-        for chunk in byte_chunks(gold_path, name, None, 1 << 20):
+        for chunk in byte_chunks(path, name, None, 1 << 20):
             digest.update(chunk)
-    key = digest.hexdigest()
-    found = _GOLD_CACHE.get(key)
-    if found is not None:
-        return found
+    return digest.hexdigest()
+
+
+def write_token_cache(gold_dir: str) -> List[str]:
+    """Writes ``TOKEN_CACHE`` beside the gold in ``gold_dir`` (the build's reference data of a
+    phase); the names written (none without an nlu gold). Deterministic: same gold, same bytes."""
+    import json
+    gold_path = os.path.join(gold_dir, FILE_NAME)
+    if not os.path.isfile(gold_path):
+        return []
+    from ..nltk_tokens import shared_tokenizer
+    key = _file_sha256(gold_path, FILE_NAME)
+    gold = _parsed_gold(gold_path, FILE_NAME)
+    gold.tokenize(shared_tokenizer().tokens)
+    document = dict(_cache_identity(key), ids=gold.ids, rows=gold.rows,
+                    vocabulary=sorted(gold.vocabulary, key=gold.vocabulary.__getitem__),
+                    first_row=_int32_text(gold.first_row), spans=_int32_text(gold.spans),
+                    tokens=_int32_text(gold.tokens))
+    with open(os.path.join(gold_dir, TOKEN_CACHE), "w", encoding="utf-8", newline="\n") as handle:
+        json.dump(document, handle, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        handle.write("\n")
+    return [TOKEN_CACHE]
+
+
+def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
+    """The gold's tokens from ``TOKEN_CACHE`` beside the gold file, and a note when that file is
+    there but cannot be used."""
+    import json
+    path = os.path.join(os.path.dirname(gold_path), TOKEN_CACHE)
+    if not os.path.isfile(path):
+        return None, ""
+    stale = ("the reference data's %s was not made for this gold file, nltk version and Punkt model (or "
+             "cannot be read); the gold was tokenized instead" % TOKEN_CACHE)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        if not isinstance(document, dict) or any(document.get(name) != value
+                                                 for name, value in _cache_identity(key).items()):
+            return None, stale
+        gold = GoldTokens([])
+        gold.ids = [str(identifier) for identifier in document["ids"]]
+        gold.rows = int(document["rows"])
+        gold.first_row = _int32_array(document["first_row"])
+        gold.spans = _int32_array(document["spans"])
+        gold.tokens = _int32_array(document["tokens"])
+        gold.vocabulary = {str(token): number for number, token in enumerate(document["vocabulary"])}
+        gold._pending = None
+        consistent = (len(gold.first_row) == len(gold.ids) + 1 and gold.first_row[0] == 0
+                      and gold.first_row[-1] == gold.rows and len(gold.spans) == 4 * gold.rows
+                      and all(0 <= value <= len(gold.tokens) for value in gold.spans)
+                      and (not gold.tokens or 0 <= min(gold.tokens) <= max(gold.tokens) < len(gold.vocabulary)))
+        if not consistent:
+            return None, stale
+        return gold, ""
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, stale
+
+
+def _parsed_gold(gold_path: str, name: str) -> GoldTokens:
     gold_problems = Problems(name)
     with reading_reference():
         gold_rows, _ = parse_answers(gold_path, name, None, gold_problems, gold=True)
     gold_problems.raise_as_reference_error()
-    found = GoldTokens(gold_rows)
+    return GoldTokens(gold_rows)
+
+
+def gold_tokens(gold_path: str, name: str) -> GoldTokens:
+    """The gold at ``gold_path``, parsed (and tokenized once its ``tokenize`` has run): from this
+    process's cache when the file's content (sha256) is the same, else from the reference data's
+    ``TOKEN_CACHE`` when it was made for this gold, else from the file (its ``note`` says why,
+    when the reference data has a token cache that cannot be used)."""
+    key = _file_sha256(gold_path, name)
+    found = _GOLD_CACHE.get(key)
+    if found is not None:
+        return found
+    found, note = _cached_gold(gold_path, key)
+    if found is None:
+        found = _parsed_gold(gold_path, name)
+        found.note = note
     _GOLD_CACHE.clear()
     _GOLD_CACHE[key] = found
     return found
@@ -403,7 +512,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         scores=aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals),
         details={"scored ids": n, "gold answers": gold.rows, "submitted rows": len(submitted)},
         notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
-               "each text's one pair of wrapping quotes removed first."],
+               "each text's one pair of wrapping quotes removed first."] + ([gold.note] if gold.note else []),
         warnings=warnings,
         private=private,
     )
