@@ -408,8 +408,7 @@ def hostile(sizes):
     """Every attack of ``tests/attacks.py`` at each size (one run each: peak RSS, wall time)."""
     sys.path.insert(0, os.path.join(ROOT, "tests"))
     sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
-    from attacks import ATTACKS, measure as measure_attack, stage_gold
-    from test_hostile import GOLD
+    from attacks import ATTACKS, GOLD, measure as measure_attack, stage_gold
     rows = []
     for attack in ATTACKS:
         seen = set()
