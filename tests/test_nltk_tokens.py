@@ -250,3 +250,19 @@ def test_a_token_cache_in_the_submission_is_never_read(tmp_path):
                     {nlu.FILE_NAME: 'id,q,r\n1,"x","y"\n', nlu.TOKEN_CACHE: (forged / nlu.TOKEN_CACHE).read_text()})
     assert run.returncode == 0, run.stderr
     assert run.scores["nlu_score"] == 0.0
+
+
+def test_lower_finds_every_case_insensitive_contraction_but_for_dotted_i():
+    """The word tokenizer looks for CONTRACTIONS2's words in ``text.lower()`` unless the text
+    has "İ" or "ı": for every other code point ``lower()`` is one character, and it is the ASCII
+    letter that the case-insensitive expressions match it to."""
+    letters = set("cannotdyegimmegonnagottalemmemorenwanna")
+    wrong = []
+    for code in range(sys.maxunicode + 1):
+        character = chr(code)
+        if character in "\u0130\u0131":
+            continue
+        lower = character.lower()
+        if len(lower) != 1 or any(re.fullmatch("(?i)" + letter, character) and lower != letter for letter in letters):
+            wrong.append(hex(code))
+    assert wrong == []

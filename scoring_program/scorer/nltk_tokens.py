@@ -26,7 +26,6 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from .problems import ProgramError
 
-intern = sys.intern
 
 NLTK_VERSION = "3.7"
 PROGRAM_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,7 +35,7 @@ PUNKT_SHA256 = "5cad3758596392364e3be9803dbd7ebeda384b68937b488a01365f5551bb942c
 PUNKT_SEARCH_PATH = [os.path.join(PROGRAM_DIR, "nltk_data")] + [
     folder for folder in os.environ.get("NLTK_DATA", "").split(os.pathsep) if folder]
 
-PUNCTUATION = frozenset(string.punctuation)  # !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~
+PUNCTUATION = frozenset(string.punctuation)  # !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~: the 1-character tokens dropped
 
 _ALLOWED_GLOBALS = {
     ("nltk.tokenize.punkt", "PunktSentenceTokenizer"),
@@ -107,6 +106,20 @@ def _fast_punkt_class(punkt_module):
     base = punkt_module.PunktSentenceTokenizer
 
     class FastPunktSentenceTokenizer(base):  # type: ignore[misc, valid-type]
+        # nltk's decision for a context (the words around a potential sentence end) depends on the
+        # context's text and the model only: each distinct context is decided once (bounded).
+        _decisions: Dict[str, bool] = {}
+
+        def text_contains_sentbreak(self, text):
+            decisions = self._decisions
+            found = decisions.get(text)
+            if found is None:
+                found = base.text_contains_sentbreak(self, text)
+                if len(decisions) >= 20000:
+                    decisions.clear()
+                decisions[text] = found
+            return found
+
         def tokenize(self, text, realign_boundaries=True):
             """nltk's ``tokenize``; without a potential sentence end (no match of the period
             context expression: nltk's first step finds nothing) it is the text without its
@@ -230,9 +243,18 @@ _QUESTION = frozenset("?!")  # PUNCTUATION[6]
 _BRACKETS = frozenset("[](){}<>")  # PARENS_BRACKETS
 _CLOSING_QUOTES = frozenset("»”’")  # ENDING_QUOTES[0]
 _COLONS = frozenset(":,")  # PUNCTUATION[1], PUNCTUATION[2]
+# ENDING_QUOTES[3] ([^' ])('[sS]|'[mM]|'[dD]|') and [4] ([^' ])('ll|...|N'T) : the endings before
+# the final space (the bare "'" of [3] is "' ", looked for apart).
+_SHORT_CLITICS = ("'s ", "'S ", "'m ", "'M ", "'d ", "'D ")
+_LONG_CLITICS = ("'ll ", "'LL ", "'re ", "'RE ", "'ve ", "'VE ", "n't ", "N'T ")
 # CONTRACTIONS2, case-insensitive as they are (so "İ" and "ı" match "i" here too): every match of
 # \b(can)(not)\b ... \b(wan)(na)(?=\s) contains one of these.
 _ANY_CONTRACTION2 = re.compile(r"(?i)cannot|d'ye|gimme|gonna|gotta|lemme|more'n|wanna")
+# The same test without a case-insensitive search, where the sentence has neither "İ" nor "ı"
+# (the only characters outside ASCII that these expressions match, to "i", and that str.lower()
+# does not turn into "i"; a test checks every code point).
+_CONTRACTIONS2 = ("cannot", "d'ye", "gimme", "gonna", "gotta", "lemme", "more'n", "wanna")
+_DOTTED_I = frozenset("\u0130\u0131")
 
 # The closing characters of PUNCTUATION[0] and PUNCTUATION[5] (their third group's classes).
 _CLOSING_SPACED = '])}>"\'»”’ '
@@ -272,7 +294,7 @@ def fast_word_tokenizer(word_tokenizer_class) -> Callable[[str], List[str]]:
     contractions2 = [regexp.sub for regexp in cls.CONTRACTIONS2]
     contractions3 = [regexp.sub for regexp in cls.CONTRACTIONS3]
     _check_expressions(cls)
-    any_contraction2 = _ANY_CONTRACTION2.search
+    any_contraction2, dotted_i = _ANY_CONTRACTION2.search, _DOTTED_I
     opening_quotes, separated_chars, question_marks = _OPENING_QUOTES, _SEPARATED, _QUESTION
     bracket_chars, closing_quotes, colons = _BRACKETS, _CLOSING_QUOTES, _COLONS
 
@@ -320,14 +342,16 @@ def fast_word_tokenizer(word_tokenizer_class) -> Callable[[str], List[str]]:
             text = double_single[0](double_single[1], text)
         if '"' in text:
             text = double[0](double[1], text)
-        apostrophe_in = "'" in text  # (a closing quote or "''" above may have brought the first one)
-        if apostrophe_in:
-            text = clitic[0](clitic[1], text)
-            text = clitic_long[0](clitic_long[1], text)
-        if any_contraction2(text):
+        if "'" in text:  # (a closing quote or "''" above may have brought the first one)
+            if "' " in text or any(ending in text for ending in _SHORT_CLITICS):
+                text = clitic[0](clitic[1], text)
+            if any(ending in text for ending in _LONG_CLITICS):
+                text = clitic_long[0](clitic_long[1], text)
+        if (any_contraction2(text) if not dotted_i.isdisjoint(chars)
+                else any(word in text.lower() for word in _CONTRACTIONS2)):
             for sub in contractions2:
                 text = sub(r" \1 \2 ", text)
-        if apostrophe_in:  # (?i) ('t)(is)\b and ('t)(was)\b
+        if "'t" in text or "'T" in text:  # (?i) ('t)(is)\b and ('t)(was)\b
             for sub in contractions3:
                 text = sub(r" \1 \2 ", text)
         return text.split()
@@ -368,32 +392,27 @@ class Tokenizer:
     cache): the accepted answers of an id overlap, and submissions repeat sentences of the input.
     """
 
-    SENTENCE_CACHE_ENTRIES = 100000
+    SENTENCE_CACHE_ENTRIES = 4096
 
     def __init__(self, punkt_path: Optional[str] = None) -> None:
         destructive, punkt = import_nltk()
         self._sentences: Callable[[str], List[str]] = load_punkt(punkt_path or find_punkt(), punkt,
                                                                  fast=True).tokenize
         self._words: Callable[[str], List[str]] = fast_word_tokenizer(destructive.NLTKWordTokenizer)
-        self._scored: Dict[str, Tuple[str, ...]] = {}  # sentence -> its scored tokens
+        self._scored: Dict[str, List[str]] = {}  # sentence -> its scored tokens
 
     def word_tokenize(self, text: str) -> List[str]:
         """What ``nltk.word_tokenize(text)`` returns in nltk 3.7 (language english, Punkt)."""
         return [token for sentence in self._sentences(text) for token in self._words(sentence)]
 
     def tokens(self, text: str) -> List[str]:
-        """The scored tokens; equal tokens are one string object (``sys.intern``).
-
-        Interning costs little and keeps the tokens of a whole test set in a few MB: most of them
-        are common words, held once instead of once per occurrence.
-        """
+        """The scored tokens: ``word_tokenize(text)`` without 1-character punctuation tokens."""
         scored = self._scored
         tokens: List[str] = []
         for sentence in self._sentences(text):
             found = scored.get(sentence)
             if found is None:
-                found = tuple([intern(token) for token in self._words(sentence)
-                               if not (len(token) == 1 and token in PUNCTUATION)])
+                found = [token for token in self._words(sentence) if token not in PUNCTUATION]
                 if len(scored) >= self.SENTENCE_CACHE_ENTRIES:
                     scored.clear()
                 scored[sentence] = found

@@ -263,6 +263,7 @@ class GoldTokens:
         if pending is None:
             return
         vocabulary, sequence, spans = self.vocabulary, self.tokens, self.spans
+        number_of = vocabulary.get
         spans_of: Dict[str, Tuple[int, int]] = {}  # an id's repeated texts are tokenized once
         for number in range(len(self.ids)):
             spans_of.clear()
@@ -272,8 +273,12 @@ class GoldTokens:
                 for text in (row.q, row.r):
                     span = spans_of.get(text)
                     if span is None:
+                        tokens = tokens_of(text)
+                        numbers = list(map(number_of, tokens))
+                        if None in numbers:  # tokens not seen before get the next numbers
+                            numbers = [vocabulary.setdefault(token, len(vocabulary)) for token in tokens]
                         start = len(sequence)
-                        sequence.extend([vocabulary.setdefault(token, len(vocabulary)) for token in tokens_of(text)])
+                        sequence.extend(numbers)
                         span = spans_of[text] = (start, len(sequence))
                     spans.extend(span)
         self._pending = None
