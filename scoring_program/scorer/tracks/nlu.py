@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import os
 import string
-from typing import TYPE_CHECKING, Collection, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
@@ -157,10 +157,12 @@ def _head(path: str, name: str, max_bytes: Optional[int]) -> str:
 
 
 def parse_answers(path: str, name: str, max_bytes: Optional[int], problems: Problems, gold: bool,
-                  keep: Optional[Collection[str]] = None, max_rows: Optional[int] = None) -> Tuple[List[Row], int]:
+                  keep: Optional[Collection[str]] = None, max_rows: Optional[int] = None,
+                  on_row: Optional[Callable[[Row], None]] = None) -> Tuple[List[Row], int]:
     """Rows ``id,q',r'`` (or, for gold, the training layout ``id,q,r,s,q',r'[,...]``), and how
     many rows were left out because their id is not in ``keep`` (when given). Reading stops
-    after ``max_rows`` rows or many problems."""
+    after ``max_rows`` rows or many problems. With ``on_row``, each row goes to it as it is read
+    instead of into the list (which stays empty)."""
     if not gold:
         problem = layout_problem(_head(path, name, max_bytes))
         if problem:
@@ -191,8 +193,11 @@ def parse_answers(path: str, name: str, max_bytes: Optional[int], problems: Prob
         if keep is not None and identifier not in keep:
             left_out += 1
             continue
-        answers.append(Row(line, identifier, strip_wrapping_quotes(fields[q_column]),
-                           strip_wrapping_quotes(fields[r_column])))
+        row = Row(line, identifier, strip_wrapping_quotes(fields[q_column]), strip_wrapping_quotes(fields[r_column]))
+        if on_row is None:
+            answers.append(row)
+        else:
+            on_row(row)
     if count < 0:
         problems.add("", "no rows; expected lines id,q',r'")
     return answers, left_out
@@ -235,53 +240,91 @@ class GoldTokens:
     """A phase's gold, tokenized once: the ids in file order; the accepted answers (rows) of the
     id numbered k are rows ``first_row[k]`` to ``first_row[k + 1] - 1``; row j's q' is
     ``tokens[spans[4j]:spans[4j + 1]]`` and its r' ``tokens[spans[4j + 2]:spans[4j + 3]]``, each
-    token a number of ``vocabulary`` (token -> number). Arrays of numbers: about 4 bytes a token,
-    where lists of strings cost 8 and the former bit masks of every gold text about 60."""
+    token a number of ``vocabulary`` (token -> number). Arrays of 32-bit numbers: 4 bytes a token,
+    where lists of strings cost 8 and the former bit masks of every gold text about 60; and the
+    gold's texts are never all held at once (``read`` keeps the ids, ``tokenize`` reads the file
+    again, one row at a time: at 10 times the real gold the texts alone would be 30 MB)."""
 
-    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "_pending")
+    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "_source")
 
-    def __init__(self, rows: List[Row]) -> None:
+    def __init__(self) -> None:
         from array import array
-        order: Dict[str, List[Row]] = {}
-        for row in rows:
-            order.setdefault(row.identifier, []).append(row)
-        self.ids: List[str] = list(order)
+        self.ids: List[str] = []
         self.first_row = array("i", [0])
-        for accepted in order.values():
-            self.first_row.append(self.first_row[-1] + len(accepted))
-        self.rows = len(rows)
-        self.note = ""  # why the reference data's token cache was not used, when it was there
         self.spans = array("i")
         self.tokens = array("i")
         self.vocabulary: Dict[str, int] = {}
-        self._pending: Optional[List[Row]] = [row for accepted in order.values() for row in accepted]
+        self.rows = 0
+        self.note = ""  # why the reference data's token cache was not used, when it was there
+        self._source: Optional[Tuple[str, str, object]] = None  # (path, name, row -> its place) until tokenized
+
+    @classmethod
+    def read(cls, path: str, name: str) -> "GoldTokens":
+        """The ids and the rows' places from the gold file (its texts are read by ``tokenize``)."""
+        from array import array
+        identifiers: List[str] = []
+        problems = Problems(name)
+        with reading_reference():
+            parse_answers(path, name, None, problems, gold=True, on_row=lambda row: identifiers.append(row.identifier))
+        problems.raise_as_reference_error()
+        order: Dict[str, List[int]] = {}
+        for index, identifier in enumerate(identifiers):
+            order.setdefault(identifier, []).append(index)
+        gold = cls()
+        gold.ids = list(order)
+        gold.rows = len(identifiers)
+        places = array("i", [0]) * len(identifiers)  # a row of the file -> its place, grouped by id
+        place = 0
+        for indices in order.values():
+            for index in indices:
+                places[index] = place
+                place += 1
+            gold.first_row.append(place)
+        gold._source = (path, name, places)
+        return gold
 
     def tokenize(self, tokens_of) -> None:
-        """Tokenizes the rows (once: after a submission's checks, so a refused file costs no
-        tokens), letting each row's texts go once its tokens are in."""
-        pending = self._pending
-        if pending is None:
+        """Tokenizes the rows, reading the file again (once: after a submission's checks, so a
+        refused file costs no tokens)."""
+        from array import array
+        if self._source is None:
             return
-        vocabulary, sequence, spans = self.vocabulary, self.tokens, self.spans
+        path, name, places = self._source
+        vocabulary, sequence = self.vocabulary, self.tokens
+        spans = array("i", [0]) * (4 * self.rows)
         number_of = vocabulary.get
-        spans_of: Dict[str, Tuple[int, int]] = {}  # an id's repeated texts are tokenized once
-        for number in range(len(self.ids)):
-            spans_of.clear()
-            for index in range(self.first_row[number], self.first_row[number + 1]):
-                row = pending[index]
-                pending[index] = None  # type: ignore[call-overload]
-                for text in (row.q, row.r):
-                    span = spans_of.get(text)
-                    if span is None:
-                        tokens = tokens_of(text)
-                        numbers = list(map(number_of, tokens))
-                        if None in numbers:  # tokens not seen before get the next numbers
-                            numbers = [vocabulary.setdefault(token, len(vocabulary)) for token in tokens]
-                        start = len(sequence)
-                        sequence.extend(numbers)
-                        span = spans_of[text] = (start, len(sequence))
-                    spans.extend(span)
-        self._pending = None
+        recent: Dict[str, Tuple[int, int]] = {}  # the texts of the id being read: repeated ones are tokenized once
+        state = {"row": 0, "id": None}
+
+        def add(row: Row) -> None:
+            index = state["row"]
+            state["row"] = index + 1
+            if index >= len(places):
+                return
+            if row.identifier != state["id"]:
+                recent.clear()
+                state["id"] = row.identifier
+            at = 4 * places[index]  # type: ignore[index]
+            for offset, text in ((0, row.q), (2, row.r)):
+                span = recent.get(text)
+                if span is None:
+                    tokens = tokens_of(text)
+                    numbers = list(map(number_of, tokens))
+                    if None in numbers:  # tokens not seen before get the next numbers
+                        numbers = [vocabulary.setdefault(token, len(vocabulary)) for token in tokens]
+                    start = len(sequence)
+                    sequence.extend(numbers)
+                    span = recent[text] = (start, len(sequence))
+                spans[at + offset], spans[at + offset + 1] = span
+
+        problems = Problems(name)
+        with reading_reference():
+            parse_answers(path, name, None, problems, gold=True, on_row=add)
+        problems.raise_as_reference_error()
+        if state["row"] != self.rows:
+            raise ReferenceDataError(["reference data %s: the gold file changed while it was read" % name])
+        self.spans = spans
+        self._source = None
 
 
 # The gold tokenized in this process, by the sha256 of the gold file: scoring many submissions in
@@ -343,7 +386,7 @@ def write_token_cache(gold_dir: str) -> List[str]:
         return []
     from ..nltk_tokens import shared_tokenizer
     key = _file_sha256(gold_path, FILE_NAME)
-    gold = _parsed_gold(gold_path, FILE_NAME)
+    gold = GoldTokens.read(gold_path, FILE_NAME)
     gold.tokenize(shared_tokenizer().tokens)
     document = dict(_cache_identity(key), ids=gold.ids, rows=gold.rows,
                     vocabulary=sorted(gold.vocabulary, key=gold.vocabulary.__getitem__),
@@ -370,14 +413,13 @@ def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
         if not isinstance(document, dict) or any(document.get(name) != value
                                                  for name, value in _cache_identity(key).items()):
             return None, stale
-        gold = GoldTokens([])
+        gold = GoldTokens()
         gold.ids = [str(identifier) for identifier in document["ids"]]
         gold.rows = int(document["rows"])
         gold.first_row = _int32_array(document["first_row"])
         gold.spans = _int32_array(document["spans"])
         gold.tokens = _int32_array(document["tokens"])
         gold.vocabulary = {str(token): number for number, token in enumerate(document["vocabulary"])}
-        gold._pending = None
         consistent = (len(gold.first_row) == len(gold.ids) + 1 and gold.first_row[0] == 0
                       and gold.first_row[-1] == gold.rows and len(gold.spans) == 4 * gold.rows
                       and all(0 <= value <= len(gold.tokens) for value in gold.spans)
@@ -387,14 +429,6 @@ def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
         return gold, ""
     except (OSError, ValueError, KeyError, TypeError):
         return None, stale
-
-
-def _parsed_gold(gold_path: str, name: str) -> GoldTokens:
-    gold_problems = Problems(name)
-    with reading_reference():
-        gold_rows, _ = parse_answers(gold_path, name, None, gold_problems, gold=True)
-    gold_problems.raise_as_reference_error()
-    return GoldTokens(gold_rows)
 
 
 def gold_tokens(gold_path: str, name: str) -> GoldTokens:
@@ -408,7 +442,7 @@ def gold_tokens(gold_path: str, name: str) -> GoldTokens:
         return found
     found, note = _cached_gold(gold_path, key)
     if found is None:
-        found = _parsed_gold(gold_path, name)
+        found = GoldTokens.read(gold_path, name)
         found.note = note
     _GOLD_CACHE.clear()
     _GOLD_CACHE[key] = found
