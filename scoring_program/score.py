@@ -112,7 +112,7 @@ def run(argv, items_dir=None):
         outcome.submitted.append(track.name)
         print("scoring %s (%s)" % (track.filename, track.name))
         try:
-            result = track.scorer()(gold_path, submitted, track.filename, options, reference_dir)
+            result = track.score(gold_path, submitted, track.filename, options, reference_dir)
         except SubmissionError as error:
             outcome.problems.extend(error.lines)
             outcome.hidden += error.more

@@ -85,11 +85,10 @@ def test_every_track_module_has_statistics_an_aggregate_and_its_leaderboards():
 
     boards = {(track, key) for _, track, key, _ in LEADERBOARDS}
     for track in TRACKS:
-        module = track.implementation()
-        assert callable(module.item_statistics) and callable(module.aggregate), track.name
-        assert module.LEADERBOARDS[0] == (track.name, track.keys[0])  # the board named after the track
+        assert callable(track.item_statistics) and callable(track.aggregate), track.name
+        assert track.leaderboards[0] == (track.name, track.keys[0])  # the board named after the track
         assert (track.name, track.keys[0]) in boards
-        assert {key for _, key in module.LEADERBOARDS} <= set(track.keys)
+        assert {key for _, key in track.leaderboards} <= set(track.keys)
     assert [(name, key, higher) for name, _, key, higher in LEADERBOARDS if name.startswith("absita")] == \
         [("absita", "ate_f1", True), ("absita_absa", "absa_f1", True), ("absita_sa", "sa_rmse", False)]
     assert len({name for name, _, _, _ in LEADERBOARDS}) == len(LEADERBOARDS) == 8

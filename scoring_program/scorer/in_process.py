@@ -44,7 +44,7 @@ def score_in_process(reference_dir: str, res_dir: str, program_dir: str
         if submitted is None:
             continue
         try:
-            results[track.name] = track.scorer()(gold_path, submitted, track.filename, options, reference_dir)
+            results[track.name] = track.score(gold_path, submitted, track.filename, options, reference_dir)
         except SubmissionError as error:
             refused[track.name] = list(error.lines)
         except ReferenceDataError as error:

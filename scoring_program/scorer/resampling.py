@@ -40,7 +40,7 @@ CONFIDENCE = Fraction(95, 100)
 def item_statistics(result: TrackResult) -> ItemStatistics:
     """The per-item sufficient statistics of a scored submission (from ``result.private``), by
     its track module's ``item_statistics``."""
-    return BY_NAME[result.track].implementation().item_statistics(result)
+    return BY_NAME[result.track].item_statistics(result)
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
@@ -49,7 +49,7 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
     ``ops=ranking.statistics.ArrayOps``), by its track module's ``aggregate``. ``key``: only that
     score is needed (a hint: the multilabel tracks then skip the 20-odd per-class F1 of the macro
     average; other keys may come too)."""
-    return BY_NAME[statistics.track].implementation().aggregate(statistics, totals, ops, key)
+    return BY_NAME[statistics.track].aggregate(statistics, totals, ops, key)
 
 
 # --- resamples --------------------------------------------------------------------------------------

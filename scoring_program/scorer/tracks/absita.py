@@ -28,19 +28,14 @@ if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and 
     import random
 
 NAME = "absita"
-FILE_NAME = "evalita2020_absita.ndjson"  # the submission file in res/
+FILE_NAME = "evalita2020_absita.ndjson"
 TITLE = "EVALITA 2020 ATE_ABSITA: aspect terms, aspect polarity, review score"
-GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
-# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
-# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+GOLD_NAMES = (FILE_NAME,)
 KEYS = ("ate_f1", "ate_precision", "ate_recall", "absa_f1", "absa_precision", "absa_recall",
         "sa_rmse")
 LOWER_IS_BETTER = frozenset({"sa_rmse"})
-# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name,
-# key), the three subtasks of EVALITA 2020; the detailed results mark these keys as ranked.
+# The three subtasks of EVALITA 2020.
 LEADERBOARDS = ((NAME, "ate_f1"), ("absita_absa", "absa_f1"), ("absita_sa", "sa_rmse"))
-# The gold as the task released it, per split (file or folder names, found anywhere under
-# score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "ate_absita_training.ndjson", "dev": "ate_absita_dev.ndjson"}
 ID_FIELD = "id_sentence"
 _WORD = re.compile(r"\w+")
@@ -500,9 +495,6 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     return [FILE_NAME]
 
 
-# How benchmarks/run.py measures this track: "scales" (default 1, 10, 100), "oracle" (the naive
-# oracle it is timed against: "spans" or "lcs"), "time_target" (time / parse floor <= 3 applies),
-# "slow" (few generated submissions in the resampling step).
 BENCHMARK = {}
 
 

@@ -27,17 +27,12 @@ if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and 
 
 NAME = "nlu"
 TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
-FILE_NAME = "aicup2022_nlu.csv"  # the submission file in res/
-GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
-# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
-# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+FILE_NAME = "aicup2022_nlu.csv"
+GOLD_NAMES = (FILE_NAME,)
 KEYS = ("nlu_score", "nlu_q", "nlu_r")
 LOWER_IS_BETTER = frozenset()
-# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
 LEADERBOARDS = ((NAME, "nlu_score"),)
 TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test input (id,q,r,s)
-# The gold as the task released it, per split (file or folder names, found anywhere under
-# score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "Batch_answers - train_data (no-blank).csv"}  # the training layout id,q,r,s,q',r'
 HEADER_FIRST_CELL = "id"
 # The longest answer in characters, per answer token allowed (nlu_max_answer_tokens): checked
@@ -456,9 +451,6 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     return [TEST_INPUT, FILE_NAME]
 
 
-# How benchmarks/run.py measures this track: "scales" (default 1, 10, 100), "oracle" (the naive
-# oracle it is timed against: "spans" or "lcs"), "time_target" (time / parse floor <= 3 applies),
-# "slow" (few generated submissions in the resampling step).
 BENCHMARK = {"scales": (1,), "oracle": "lcs", "slow": True}
 
 
