@@ -15,6 +15,7 @@ import random
 from typing import Any, Dict, List, Optional
 
 from ..options import Options, other_phase_ids
+from ..per_item import ScalarOps
 from ..problems import Problems, reading_reference
 from ..public_input import MemeList, read_json, write_json
 from ..records import check_id_sets, json_records, record_limit
@@ -66,8 +67,9 @@ def item_statistics(result: TrackResult):
                           [(row["correct"], 1) for row in result.private], (), KEYS)
 
 
-def aggregate(statistics, totals, ops=None, key: Optional[str] = None) -> Dict[str, Any]:
-    return {"toy_accuracy": totals["correct"] / totals["sentences"]}
+def aggregate(statistics, totals, ops=ScalarOps, key: Optional[str] = None) -> Dict[str, Any]:
+    # Only ops' operations: the totals are numbers here, numpy arrays of resamples in the results tool.
+    return {"toy_accuracy": ops.divide(totals["correct"], totals["sentences"], 0.0)}
 
 
 # --- the public side ----------------------------------------------------------------------------------
