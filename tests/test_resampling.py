@@ -80,12 +80,12 @@ def dev_submissions(tmp_path_factory):
     return folders
 
 
-def test_every_track_module_has_statistics_an_aggregate_and_its_leaderboards():
+def test_every_track_module_has_an_aggregate_and_its_leaderboards():
     from scorer.registry import TRACKS
 
     boards = {(track, key) for _, track, key, _ in LEADERBOARDS}
     for track in TRACKS:
-        assert callable(track.item_statistics) and callable(track.aggregate), track.name
+        assert callable(track.aggregate), track.name
         assert track.leaderboards[0] == (track.name, track.keys[0])  # the board named after the track
         assert (track.name, track.keys[0]) in boards
         assert {key for _, key in track.leaderboards} <= set(track.keys)
@@ -527,7 +527,7 @@ def test_every_aggregate_computes_on_arrays_as_on_numbers(dev_submissions, tmp_p
     results.append(_toy_track(tmp_path))
     assert sorted(track.name for track, _ in results) == sorted([t.name for t in TRACKS] + ["toy"])
     for track, result in results:
-        statistics = track.item_statistics(result)
+        statistics = result.statistics
         resamples = resample_indices(len(statistics.items), 30, 7)
         counts = np.zeros((len(resamples), len(statistics.items)))
         for r, indices in enumerate(resamples):

@@ -48,11 +48,12 @@ Functions
 ---------
 score(gold_path, submission_path, file_name, options, reference_dir) -> TrackResult, required
     Read, check and score one submitted file against the gold. Raises ``SubmissionError`` (the
-    file is refused: problem lines naming file, record and field) or ``ReferenceDataError``. The
-    headline scores are the track's own ``aggregate`` of its per-item statistics' totals.
-item_statistics(result) -> ItemStatistics, required
-    One row of sufficient statistics per item (meme, article, id, review: the resampling unit),
-    in the gold's item order (``per_item.py``).
+    file is refused: problem lines naming file, record and field) or ``ReferenceDataError``. Its
+    product is the per-item statistics (``result.statistics``: one row of sufficient statistics per
+    item, meme, article, id or review, the resampling unit, in the gold's item order; ``per_item.py``;
+    given as a function that builds them when a track never needs the rows itself), with the few
+    facts that are not per item (warnings, counts of skipped rows). The headline scores are
+    ``aggregate`` of their column totals (summed while scoring, or ``per_item.column_totals``).
 aggregate(statistics, totals, ops, key=None) -> dict, required
     The scores from the column totals of any selection of items. It computes only with the
     operations of ``ops`` (``ops.divide``, ``ops.where``, ``ops.sqrt``, ``ops.mean``) and with
@@ -127,7 +128,6 @@ DECLARATIONS: Tuple[Declaration, ...] = (
     Declaration("TEST_INPUT", "test_input", (str, type(None)), None),
     Declaration("BENCHMARK", "benchmark", (dict,), {}, dict),
     Declaration("score", "score", FUNCTION),
-    Declaration("item_statistics", "item_statistics", FUNCTION),
     Declaration("aggregate", "aggregate", FUNCTION),
     Declaration("write_public_input", "write_public_input", FUNCTION),
     Declaration("public_ids", "public_ids", FUNCTION),
@@ -163,7 +163,6 @@ class Track:
     test_input: Optional[str]
     benchmark: Dict[str, Any]
     score: Callable
-    item_statistics: Callable
     aggregate: Callable
     write_public_input: Callable
     public_ids: Callable

@@ -2,8 +2,8 @@
 
 Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and the metric
 (micro/macro-F1 with ``zero_division=1`` over the subtask's class list); only the list differs.
-The headline scores are ``multilabel.aggregate`` of the per-class totals; ``item_statistics``
-gives the per-meme rows the same aggregate resamples. Both track modules bind them.
+The headline scores are ``multilabel.aggregate`` of the per-class totals; ``meme_statistics``
+gives the per-meme rows (the result's ``statistics``) the same aggregate resamples.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .per_item import ItemStatistics
 from .problems import Problems, reading_reference
 from .readers import record_where
 from .records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
-from .result import Columns, ItemView, TrackResult
+from .result import ItemView, TrackResult
 
 # (id, set of labels, the labels as listed in the file) per record, in file order
 LabelSets = List[Tuple[str, FrozenSet[str], Sequence[str]]]
@@ -110,13 +110,6 @@ def score_multilabel(track: str, title: str, classes: Sequence[str],
     # The headline: the aggregate of the totals of every meme's row, as each resample's score
     headline = aggregate(ItemStatistics(track, [], [], [], classes), class_totals(counts, classes))
 
-    def private_column(index: int) -> list:  # labels as each file lists them, no per-row work
-        if index == 0:
-            return gold_ids
-        if index == 1:
-            return list(map(itemgetter(2), gold))
-        return list(map(itemgetter(2), predicted))
-
     def item_view(meme: str) -> ItemView:  # local error analysis only: the gold file is read again, once
         if not texts:
             with open(gold_path, encoding="utf-8") as handle:
@@ -145,28 +138,28 @@ def score_multilabel(track: str, title: str, classes: Sequence[str],
         table_note="Per class, scikit-learn semantics with zero_division=1: a technique absent from "
                    "gold and predictions scores 1.0 and counts in the macro average.",
         warnings=problems.warnings,
-        private=Columns(["id", "gold", "predicted"], private_column),
+        statistics=lambda: meme_statistics(track, classes, gold_ids, gold_sets, predicted_sets, tuple(headline)),
+        item_noun="meme",
         item_view=item_view,
     )
 
 
-def item_statistics(result: TrackResult) -> ItemStatistics:
+def meme_statistics(track: str, classes: Sequence[str], ids: List[str], gold_sets: Sequence[FrozenSet[str]],
+                    predicted_sets: Sequence[FrozenSet[str]], keys: Sequence[str]) -> ItemStatistics:
     """Per meme (gold order) and class: true positive, false positive, false negative (0 or 1),
-    columns ``multilabel.class_columns`` of the table's classes (the track's list)."""
-    classes = [row.label for row in result.table or ()]
+    columns ``multilabel.class_columns`` of the track's classes."""
+    classes = list(classes)
     position = {label: i for i, label in enumerate(classes)}
     columns = class_columns(classes)
-    ids, gold, predicted = (result.private.values(i) for i in range(3))
     rows = []
-    for gold_labels, predicted_labels in zip(gold, predicted):
+    for gold_set, predicted_set in zip(gold_sets, predicted_sets):
         row = [0] * len(columns)
-        gold_set, predicted_set = set(gold_labels), set(predicted_labels)
         for label in gold_set:
             row[3 * position[label] + (0 if label in predicted_set else 2)] = 1
         for label in predicted_set - gold_set:
             row[3 * position[label] + 1] = 1
         rows.append(tuple(row))
-    return ItemStatistics(result.track, list(ids), columns, rows, classes, tuple(result.scores))
+    return ItemStatistics(track, list(ids), columns, rows, classes, tuple(keys))
 
 
 # --- the baselines of ST1 and ST3 (written from the public input) --------------------------------

@@ -2,9 +2,9 @@
 
 Statistics are computed per document and technique (the rows of ``SpanStatistics``), then
 aggregated (``SpanCounts``): the headline numbers, the per-technique table and any resampling are
-sums of the same rows. ``item_statistics`` (a row per document: the four sums of each technique)
-and ``aggregate`` (the scores from per-technique totals) are the span tracks' own, bound by both
-track modules; the headline is that aggregate over the per-technique totals of every row.
+sums of the same rows. ``document_statistics`` (a row per document: the four sums of each technique,
+the result's ``statistics``) and ``aggregate`` (the scores from per-technique totals) are the span
+tracks' own; the headline is that aggregate over the per-technique totals of every row.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from operator import itemgetter, sub
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .per_item import ItemStatistics, ScalarOps, Totals
-from .result import Columns, TechniqueRow, TrackResult
+from .result import TechniqueRow, TrackResult
 from .spans import Span, disjoint_overlap_sums, first_overlap_in_sorted, merge_overlapping, overlap_sums
 
 
@@ -51,7 +51,7 @@ class SpanStatistics:
 
     One row per document and technique present on either side. Columns of machine numbers
     (40 bytes a row) rather than tuples (about 170): an FLC test set at 100 times the real size
-    has 400k rows. ``column(i)`` gives one column as a list, for the private details.
+    has 400k rows. ``column(i)`` gives one column as a list, for the per-item statistics.
     """
 
     __slots__ = ("documents", "techniques", "_technique_index", "_document", "_technique",
@@ -387,26 +387,27 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
     return {prefix + "_f1": f1, prefix + "_precision": precision, prefix + "_recall": recall}
 
 
-def item_statistics(result: TrackResult) -> ItemStatistics:
-    """Per document (every one, in order) and technique: the precision sum, recall sum, predicted
-    and gold spans (columns ``<kind>|<technique>``), from ``result.private``.
+def document_statistics(track: str, statistics: SpanStatistics, techniques: Sequence[str],
+                        keys: Sequence[str]) -> ItemStatistics:
+    """Per document (every one, in order, also those with no span on either side) and technique:
+    the precision sum, recall sum, predicted and gold spans (columns ``<kind>|<technique>``).
 
-    Techniques in the order the track sums them: its list (the table's rows), then any other one
-    found in the rows (flc's fragments-only mode has no list: one pseudo-technique).
+    Techniques in the order the track sums them: its list, then any other one found in the rows
+    (flc's fragments-only mode has no list: one pseudo-technique).
     """
-    documents, techniques, precision_sums, recall_sums, predicted, gold = (
-        result.private.values(i) for i in range(6))
-    labels = [row.label for row in result.table or ()]
-    for technique in techniques:
+    documents, techniques_of_rows, precision_sums, recall_sums, predicted, gold = (
+        statistics.column(i) for i in range(6))
+    labels = list(techniques)
+    for technique in techniques_of_rows:
         if technique not in labels:
             labels.append(technique)
     position = {label: i for i, label in enumerate(labels)}
     columns = ["%s|%s" % (kind, label) for label in labels for kind in KINDS]
-    items = list(result.private.items)
+    items = list(statistics.documents)
     where = {item: i for i, item in enumerate(items)}
     rows: List[Any] = [None] * len(items)
     for document, technique, p_sum, r_sum, n_predicted, n_gold in zip(
-            documents, techniques, precision_sums, recall_sums, predicted, gold):
+            documents, techniques_of_rows, precision_sums, recall_sums, predicted, gold):
         i = where[document]
         if rows[i] is None:
             rows[i] = [0.0, 0.0, 0, 0] * len(labels)
@@ -414,7 +415,7 @@ def item_statistics(result: TrackResult) -> ItemStatistics:
         rows[i][base:base + 4] = [p_sum, r_sum, n_predicted, n_gold]
     empty = (0.0, 0.0, 0, 0) * len(labels)
     rows = [empty if row is None else tuple(row) for row in rows]
-    return ItemStatistics(result.track, items, columns, rows, labels, tuple(result.scores))
+    return ItemStatistics(track, items, columns, rows, labels, tuple(keys))
 
 
 def span_track_result(track: str, title: str, statistics: SpanStatistics,
@@ -428,8 +429,6 @@ def span_track_result(track: str, title: str, statistics: SpanStatistics,
             "as in the published scorers (it can exceed 1)." if official_recall else
             "Per technique: P = precision sum / predicted spans, R = recall sum / gold spans; "
             "a technique absent from both sides has F1 = 1.")
-    private = Columns([noun, "technique", "precision_sum", "recall_sum", "predicted", "gold"], statistics.column,
-                      statistics.documents)
     return TrackResult(
         track=track,
         title=title,
@@ -443,6 +442,7 @@ def span_track_result(track: str, title: str, statistics: SpanStatistics,
         },
         table=table,
         table_note=note,
-        private=private,
+        statistics=lambda: document_statistics(track, statistics, techniques, tuple(headline)),
+        item_noun=noun,
         confusions=None if statistics.confusions is None else dict(statistics.confusions),
     )

@@ -353,8 +353,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         notes.append("No aspects were submitted: ATE and ABSA are not reported.")
     return TrackResult(
         track="absita", title=TITLE, scores=scores, details=details, notes=notes, warnings=problems.warnings,
-        private=[{"id_sentence": identifier, "ate": vars(s.ate), "absa": vars(s.absa),
-                  "squared_error": s.squared_error} for identifier, s in per_review],
+        statistics=lambda: review_statistics(per_review, tuple(scores)), item_noun="review",
     )
 
 
@@ -365,12 +364,11 @@ COLUMNS = (["ate_" + f for f in TERM_FIELDS] + ["absa_" + f for f in TERM_FIELDS
            + ["squared_error", "reviews"])
 
 
-def item_statistics(result: TrackResult) -> ItemStatistics:
+def review_statistics(per_review: Sequence[Tuple[str, Statistics]], keys: Sequence[str]) -> ItemStatistics:
     """Per review (gold order): ATE and ABSA matching counts, the squared score error and 1."""
-    rows = [tuple([row["ate"][f] for f in TERM_FIELDS] + [row["absa"][f] for f in TERM_FIELDS]
-                  + [row["squared_error"], 1]) for row in result.private]
-    return ItemStatistics(NAME, [row["id_sentence"] for row in result.private], list(COLUMNS), rows, (),
-                          tuple(result.scores))
+    rows = [tuple([vars(s.ate)[f] for f in TERM_FIELDS] + [vars(s.absa)[f] for f in TERM_FIELDS]
+                  + [s.squared_error, 1]) for _, s in per_review]
+    return ItemStatistics(NAME, [identifier for identifier, _ in per_review], list(COLUMNS), rows, (), tuple(keys))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None

@@ -328,9 +328,8 @@ def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], optio
     return statistics
 
 
-# Per-item statistics (a row per article: the four sums of each technique) and the scores from their
-# totals; the headline is the same aggregate over the per-technique totals (``span_metric``).
-item_statistics = span_metric.item_statistics
+# The scores from the totals of the per-item statistics (a row per article: the four sums of each
+# technique; ``span_metric``).
 aggregate = span_metric.aggregate
 
 

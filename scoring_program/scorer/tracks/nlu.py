@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import TYPE_CHECKING, Collection, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
@@ -300,15 +300,17 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
     # id order as ``per_item.column_totals`` sums them for a resample
     totals = {"q_plus_r": total, "q": q_total, "r": r_total, "ids": n}
+    scores = aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals)
     return TrackResult(
         track=NAME,
         title=TITLE,
-        scores=aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals),
+        scores=scores,
         details={"scored ids": n, "gold answers": len(gold_rows), "submitted rows": len(submitted)},
         notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
                "each text's one pair of wrapping quotes removed first."],
         warnings=warnings,
-        private=private,
+        statistics=lambda: id_statistics(private, tuple(scores)),
+        item_noun="id",
     )
 
 
@@ -317,11 +319,10 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
 COLUMNS = ["q_plus_r", "q", "r", "ids"]
 
 
-def item_statistics(result: TrackResult) -> ItemStatistics:
+def id_statistics(private: List[Dict[str, Any]], keys: Sequence[str]) -> ItemStatistics:
     """Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1."""
-    rows = [(row["q"] + row["r"], row["q"], row["r"], 1) for row in result.private]
-    return ItemStatistics(NAME, [row["id"] for row in result.private], list(COLUMNS), rows, (),
-                          tuple(result.scores))
+    rows = [(row["q"] + row["r"], row["q"], row["r"], 1) for row in private]
+    return ItemStatistics(NAME, [row["id"] for row in private], list(COLUMNS), rows, (), tuple(keys))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None

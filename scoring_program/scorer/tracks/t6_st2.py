@@ -222,9 +222,8 @@ def _flat(spans: Dict[str, List[Span]]) -> List[Tuple[str, int, int]]:
     return [(technique, start, end) for technique, group in spans.items() for start, end in group]
 
 
-# Per-item statistics (a row per meme: the four sums of each technique) and the scores from their
-# totals; the headline is the same aggregate over the per-technique totals (``span_metric``).
-item_statistics = span_metric.item_statistics
+# The scores from the totals of the per-item statistics (a row per meme: the four sums of each
+# technique; ``span_metric``).
 aggregate = span_metric.aggregate
 
 

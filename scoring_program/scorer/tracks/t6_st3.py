@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List
 
-from .. import meme_multilabel, multilabel
+from .. import multilabel
 from ..meme_multilabel import score_multilabel
 from ..public_input import MemeList
 from ..options import Options
@@ -37,9 +37,8 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                             gold_path, submission_path, name, options, reference_dir)
 
 
-# Per-item statistics (a row per meme: tp, fp, fn per class) and the scores from their totals; the
-# headline above is the same aggregate over every meme (``multilabel``, ``meme_multilabel``).
-item_statistics = meme_multilabel.item_statistics
+# The scores from the totals of the per-item statistics (a row per meme: tp, fp, fn per class;
+# ``multilabel``, ``meme_multilabel``).
 aggregate = multilabel.aggregate
 
 
