@@ -12,7 +12,8 @@ import json
 from operator import itemgetter
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from .multilabel import aggregate, class_columns, class_totals, count_classes, micro_macro
+from .multilabel import (aggregate, class_columns, class_rows, class_totals, count_classes,
+                         micro_precision_recall)
 from .options import Options, other_phase_ids
 from .per_item import ItemStatistics
 from .problems import Problems, reading_reference
@@ -105,10 +106,11 @@ def score_multilabel(track: str, title: str, classes: Sequence[str],
     predicted = list(map(submitted_by_id.__getitem__, gold_ids))  # (id, set, listed) in gold order
     gold_sets = list(map(itemgetter(1), gold))
     predicted_sets = list(map(itemgetter(1), predicted))
-    counts = count_classes(zip(gold_sets, predicted_sets), classes)
-    scores = micro_macro(counts, classes)  # the table and the micro P and R
-    # The headline: the aggregate of the totals of every meme's row, as each resample's score
-    headline = aggregate(ItemStatistics(track, [], [], [], classes), class_totals(counts, classes))
+    # The column totals of every meme's row, summed here in one pass: the headline is their
+    # aggregate (as each resample's score), the table and the micro P and R their per-class steps
+    totals = class_totals(count_classes(zip(gold_sets, predicted_sets), classes), classes)
+    headline = aggregate(ItemStatistics(track, [], [], [], classes), totals)
+    micro_precision, micro_recall = micro_precision_recall(totals, classes)
 
     def item_view(meme: str) -> ItemView:  # local error analysis only: the gold file is read again, once
         if not texts:
@@ -131,10 +133,10 @@ def score_multilabel(track: str, title: str, classes: Sequence[str],
             "memes": len(gold),
             "gold labels": sum(map(len, gold_sets)),
             "predicted labels": sum(map(len, predicted_sets)),
-            "micro precision": scores.micro_precision,
-            "micro recall": scores.micro_recall,
+            "micro precision": micro_precision,
+            "micro recall": micro_recall,
         },
-        table=scores.rows,
+        table=class_rows(totals, classes),
         table_note="Per class, scikit-learn semantics with zero_division=1: a technique absent from "
                    "gold and predictions scores 1.0 and counts in the macro average.",
         warnings=problems.warnings,

@@ -229,44 +229,29 @@ def _count_confusions_per_technique(gold: Mapping[str, Sequence[Span]], predicte
                 into[key] = into.get(key, 0) + pairs
 
 
-def precision_recall_f1(counts: SpanCounts) -> Tuple[float, float, float]:
-    """The official micro formula: P = Psum/|S|, R = Rsum/|T|; F1 = 1 when both sides are empty.
+def technique_rows(track: str, totals: Totals, techniques: Sequence[str], official_recall: bool
+                   ) -> List[TechniqueRow]:
+    """One table row per technique, in list order: the track's ``aggregate`` over that technique's
+    column totals alone. ``official_recall``: the published scorers' per-technique variant, whose
+    "recall" divides the *precision* sum by the gold count (the row still shows the recall sum).
 
-    >>> precision_recall_f1(SpanCounts(1.0, 0.5, 1, 1))
-    (1.0, 0.5, 0.6666666666666666)
-    >>> precision_recall_f1(SpanCounts())
-    (0.0, 0.0, 1.0)
+    >>> row = technique_rows("x", {"precision_sum|A": 1.0, "recall_sum|A": 0.5, "predicted|A": 1,
+    ...                            "gold|A": 1}, ["A", "B"], False)
+    >>> [(r.label, r.precision, r.recall, r.f1) for r in row]
+    [('A', 1.0, 0.5, 0.6666666666666666), ('B', 0.0, 0.0, 1.0)]
     """
-    return _prf(counts.precision_sum, counts.recall_sum, counts.predicted, counts.gold)
-
-
-def official_technique_prf(counts: SpanCounts) -> Tuple[float, float, float]:
-    """The official per-technique variant: its "recall" divides the *precision* sum by |T_l|."""
-    return _prf(counts.precision_sum, counts.precision_sum, counts.predicted, counts.gold)
-
-
-def _prf(precision_sum: float, recall_sum: float, predicted: int, gold: int) -> Tuple[float, float, float]:
-    precision = precision_sum / predicted if predicted else 0.0
-    recall = recall_sum / gold if gold else 0.0
-    if precision > 0 and recall > 0:
-        f1 = 2 * precision * recall / (precision + recall)
-    elif predicted == 0 and gold == 0:
-        f1 = 1.0
-    else:
-        f1 = 0.0
-    return precision, recall, f1
-
-
-def technique_rows(by_technique: Mapping[str, SpanCounts], techniques: Sequence[str],
-                   official_recall: bool) -> List[TechniqueRow]:
-    """One table row per technique, in list order."""
-    prf = official_technique_prf if official_recall else precision_recall_f1
     rows = []
     for technique in techniques:
-        counts = by_technique.get(technique, SpanCounts())
-        precision, recall, f1 = prf(counts)
-        rows.append(TechniqueRow(technique, precision, recall, f1, counts.gold, counts.predicted,
-                                 precision_sum=counts.precision_sum, recall_sum=counts.recall_sum))
+        sums = [totals.get(kind + "|" + technique, 0.0 if kind.endswith("_sum") else 0) for kind in KINDS]
+        scored = dict(zip(KINDS, sums))
+        if official_recall:
+            scored["recall_sum"] = scored["precision_sum"]
+        scores = aggregate(ItemStatistics(track, [], [], [], [technique]),
+                           {kind + "|" + technique: value for kind, value in scored.items()})
+        precision_sum, recall_sum, predicted, gold = sums
+        rows.append(TechniqueRow(technique, scores[track + "_precision"], scores[track + "_recall"],
+                                 scores[track + "_f1"], gold, predicted,
+                                 precision_sum=precision_sum, recall_sum=recall_sum))
     return rows
 
 
@@ -423,8 +408,9 @@ def span_track_result(track: str, title: str, statistics: SpanStatistics,
     """Headline P/R/F1 (keys ``<track>_f1``, ``_precision``, ``_recall``: ``aggregate`` of the
     per-technique totals), table and details."""
     overall, by_technique = statistics.totals(techniques)
-    headline = aggregate(ItemStatistics(track, [], [], [], list(by_technique)), technique_totals(by_technique))
-    table = technique_rows(by_technique, techniques, official_recall) if techniques else None
+    totals = technique_totals(by_technique)  # the column totals of every document, summed while scoring
+    headline = aggregate(ItemStatistics(track, [], [], [], list(by_technique)), totals)
+    table = technique_rows(track, totals, techniques, official_recall) if techniques else None
     note = ("Per technique, official variant: 'recall' is the precision sum over the gold count, "
             "as in the published scorers (it can exceed 1)." if official_recall else
             "Per technique: P = precision sum / predicted spans, R = recall sum / gold spans; "
