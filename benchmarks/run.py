@@ -40,9 +40,9 @@ from scorer.registry import BY_NAME, TRACKS as REGISTERED  # noqa: E402
 
 # Each track's input generator (gold in ref/, a submission in res/, at a scale of the real data; its
 # module's write_benchmark_input): the benchmark knows no file format.
-TRACKS = {track.name: track.implementation().write_benchmark_input for track in REGISTERED}
+TRACKS = {track.name: track.write_benchmark_input for track in REGISTERED}
 # Each track's benchmark settings (its module's BENCHMARK: scales, naive oracle, targets).
-SETTINGS = {track.name: getattr(track.implementation(), "BENCHMARK", {}) for track in REGISTERED}
+SETTINGS = {track.name: track.benchmark for track in REGISTERED}
 TESTS = os.path.join(ROOT, "tests")
 
 # --- the measured programs --------------------------------------------------------------------------
@@ -323,16 +323,17 @@ def _write_rows(path, rows):
 def _nlu_input(folder, gold_rows, submission_rows, scale=1, cache=False):
     """ref/ (the gold, and its token cache when asked) and res/ at ``scale`` × the real data (ids
     renumbered per copy)."""
-    nlu = BY_NAME["nlu"].implementation()
+    from scorer.tracks.nlu import write_token_cache  # (this section is about the nlu track's real data)
+    file_name = BY_NAME["nlu"].filename
     header = [row for row in submission_rows[:1] if row[0] == "id"]
     body = submission_rows[len(header):]
 
     def copies(rows):
         return [[str(int(row[0]) + 100000 * k)] + row[1:] for k in range(scale) for row in rows]
-    _write_rows(os.path.join(folder, "ref", nlu.FILE_NAME), copies(gold_rows))
-    _write_rows(os.path.join(folder, "res", nlu.FILE_NAME), header + copies(body))
+    _write_rows(os.path.join(folder, "ref", file_name), copies(gold_rows))
+    _write_rows(os.path.join(folder, "res", file_name), header + copies(body))
     if cache:
-        nlu.write_token_cache(os.path.join(folder, "ref"))
+        write_token_cache(os.path.join(folder, "ref"))
     return folder
 
 

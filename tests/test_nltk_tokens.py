@@ -211,7 +211,7 @@ def _scores_and_rows(gold_dir, submission):
     from scorer.options import Options
     nlu._GOLD_CACHE.clear()  # as in a new process
     result = nlu.score(str(gold_dir / nlu.FILE_NAME), str(submission), nlu.FILE_NAME, Options(), str(gold_dir))
-    return result.scores, result.private, result.notes
+    return result.scores, (result.statistics.items, result.statistics.rows), result.notes
 
 
 def test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted(tmp_path):
