@@ -222,6 +222,7 @@ def test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted(tmp_path
     submission = next(shared_path(*NLU, "subset_predictions").glob("wclu*"))
     plain = _scores_and_rows(gold_dir, submission)
     assert nlu.write_token_cache(str(gold_dir)) == [nlu.TOKEN_CACHE]
+    assert nlu.reference_data_extras(str(gold_dir)) == {nlu.TOKEN_CACHE: (gold_dir / nlu.TOKEN_CACHE).read_bytes()}
     first = (gold_dir / nlu.TOKEN_CACHE).read_bytes()
     nlu.write_token_cache(str(gold_dir))
     assert (gold_dir / nlu.TOKEN_CACHE).read_bytes() == first  # reproducible builds

@@ -372,13 +372,13 @@ def _file_sha256(path: str, name: str) -> str:
     return digest.hexdigest()
 
 
-def write_token_cache(gold_dir: str) -> List[str]:
-    """Writes ``TOKEN_CACHE`` beside the gold in ``gold_dir`` (the build's reference data of a
-    phase); the names written (none without an nlu gold). Deterministic: same gold, same bytes."""
+def reference_data_extras(gold_dir: str) -> Dict[str, bytes]:
+    """``TOKEN_CACHE`` for the gold in ``gold_dir`` (the build adds it to the phase's reference
+    data; none without an nlu gold). Deterministic: the same gold gives the same bytes."""
     import json
     gold_path = os.path.join(gold_dir, FILE_NAME)
     if not os.path.isfile(gold_path):
-        return []
+        return {}
     from ..nltk_tokens import shared_tokenizer
     key = _file_sha256(gold_path, FILE_NAME)
     gold = GoldTokens.read(gold_path, FILE_NAME)
@@ -387,10 +387,17 @@ def write_token_cache(gold_dir: str) -> List[str]:
                     vocabulary=sorted(gold.vocabulary, key=gold.vocabulary.__getitem__),
                     first_row=_int32_text(gold.first_row), spans=_int32_text(gold.spans),
                     tokens=_int32_text(gold.tokens))
-    with open(os.path.join(gold_dir, TOKEN_CACHE), "w", encoding="utf-8", newline="\n") as handle:
-        json.dump(document, handle, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-        handle.write("\n")
-    return [TOKEN_CACHE]
+    text = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+    return {TOKEN_CACHE: text.encode("utf-8")}
+
+
+def write_token_cache(gold_dir: str) -> List[str]:
+    """Writes ``reference_data_extras(gold_dir)`` into ``gold_dir``; the names written."""
+    extras = reference_data_extras(gold_dir)
+    for name, data in extras.items():
+        with open(os.path.join(gold_dir, name), "wb") as handle:
+            handle.write(data)
+    return sorted(extras)
 
 
 def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
