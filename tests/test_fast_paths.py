@@ -1,0 +1,308 @@
+"""Every fast reader of the scoring program accepts and refuses exactly what its validator does.
+
+A fast path is kept only where it pays (its comment gives the measure, issue 21); each one here
+is compared with the path it short-cuts on seeded random inputs (valid ones, and valid ones with
+a character deleted, inserted or changed) and on the shapes of the hostile tests
+(``tests/attacks.py``):
+
+- the JSON list reader (``readers.iter_json_batches``): batches parsed by one call of the C
+  scanner, and the number-hook-free decoder, against the record-by-record path with the hooks,
+  and against ``json.loads``;
+- the FLC line fast path (``flc.parse_lines``) against its validator ``flc._check_row``;
+- the ST2 label fast path (``t6_st2.read_memes``) against its validator ``t6_st2._read_span``;
+- the confusion counts from the gold's shared sort (``SpanStore.merged_and_by_start``) against
+  their own sort.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from typing import Any, Dict, List, Optional
+
+import pytest
+
+import attacks
+from scorer import readers
+from scorer.problems import Problems, SubmissionError
+from scorer.span_metric import add_confusions
+from scorer.span_store import SpanStore
+from scorer.spans import merge_overlapping
+from scorer.tracks import flc, t6_st2
+
+SEEDS = range(300)
+
+
+def _mutated(text: str, rng: random.Random, alphabet: str) -> str:
+    """``text`` with up to two characters deleted, inserted or replaced (or as it is)."""
+    for _ in range(rng.choice([0, 1, 1, 2])):
+        at = rng.randrange(len(text) + 1)
+        kind = rng.choice(["delete", "insert", "replace"])
+        if kind == "delete":
+            text = text[:at] + text[at + 1:]
+        elif kind == "insert":
+            text = text[:at] + rng.choice(alphabet) + text[at:]
+        else:
+            text = text[:at] + rng.choice(alphabet) + text[at + 1:]
+    return text
+
+
+# --- the JSON list reader -----------------------------------------------------------------------
+
+def _random_json_value(rng: random.Random, depth: int = 0) -> Any:
+    kind = rng.choice(["int", "long int", "float", "string", "tricky string", "bool", "null", "list", "dict"]
+                      if depth < 3 else ["int", "string", "null"])
+    if kind == "int":
+        return rng.randint(-1000, 10 ** 6)
+    if kind == "long int":
+        return rng.choice([10 ** 18, -(10 ** 18), 10 ** 19 - 1, 10 ** 19, -(10 ** 19)])  # 19 and 20 digits
+    if kind == "float":
+        return rng.choice([0.5, -1e-7, 1e300, 12345.678901234567, 3.0])
+    if kind == "string":
+        return "".join(rng.choice("ab é\U0001F600") for _ in range(rng.randint(0, 6)))
+    if kind == "tricky string":  # what a cut at a '}' followed by a comma may meet
+        return rng.choice(["},", "}, {", "\"}]", "\\", "]", "12345678901234567890", "}\n,"])
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    if kind == "list":
+        return [_random_json_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    return {rng.choice(["id", "labels", "technique", "start", "end", "x"]): _random_json_value(rng, depth + 1)
+            for _ in range(rng.randint(0, 3))}
+
+
+def _random_json_text(rng: random.Random) -> str:
+    records = [_random_json_value(rng, 1) if rng.random() < 0.2 else
+               {"id": str(rng.randint(1, 99)), "labels": [
+                   {"technique": "Smears", "start": rng.randint(0, 50), "end": _random_json_value(rng, 3)}
+                   for _ in range(rng.randint(0, 3))]}
+               for _ in range(rng.randint(0, 6))]
+    separators = rng.choice([(", ", ": "), (",", ":"), (",\n", ": ")])
+    text = json.dumps(records, indent=rng.choice([None, None, 1]), separators=separators, ensure_ascii=rng.random() < 0.5)
+    return _mutated(text, rng, ',]}[{" \n:01e.-N\\')
+
+
+def _read_json(path: str, max_record_chars: Optional[int], batches: bool = True, fast_decoder: bool = True,
+               chunk: int = 1 << 20) -> Any:
+    """(index, values) batches of ``iter_json_batches``' records, or its problem lines; without
+    ``batches`` every record goes through the record-by-record path, without ``fast_decoder``
+    every batch through the decoder with the number hooks."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(readers, "_CHUNK", chunk)
+        if not batches:
+            patch.setattr(readers._JsonList, "parse_batch", lambda self: None)
+        if not fast_decoder:
+            patch.setattr(readers, "_may_hold_long_number", lambda data: True)
+        try:
+            return [value for _, values in readers.iter_json_batches(path, "f.json", None, max_record_chars)
+                    for value in values]
+        except SubmissionError as error:
+            return error.lines
+
+
+def _json_loads(text: str) -> Optional[Any]:
+    """What ``json.loads`` with the readers' number bounds reads, or None where it refuses."""
+    try:
+        return readers._DECODER.decode(text[1:] if text.startswith(readers.UTF8_BOM) else text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _check_json_reader(path: str, text: str, max_record_chars: Optional[int]) -> None:
+    fast = _read_json(path, max_record_chars)
+    validator = _read_json(path, max_record_chars, batches=False, fast_decoder=False)
+    assert fast == validator, text[:300]
+    assert _read_json(path, max_record_chars, fast_decoder=False) == validator
+    assert _read_json(path, max_record_chars, chunk=7) == _read_json(path, max_record_chars, batches=False, chunk=7)
+    loaded = _json_loads(text)
+    accepted = not (fast and isinstance(fast[0], str) and fast[0].startswith("f.json: "))
+    if accepted:
+        assert fast == loaded
+    elif max_record_chars is None or len(text) < max_record_chars:  # (a record over the bound: refused alone)
+        assert not isinstance(loaded, list) or any(isinstance(value, float) and value != value for value in loaded)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_json_reader_fast_paths_accept_and_refuse_as_the_record_by_record_path(tmp_path, seed):
+    rng = random.Random(seed)
+    text = _random_json_text(rng)
+    path = tmp_path / "f.json"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    _check_json_reader(str(path), text, rng.choice([None, 40, readers.MAX_RECORD_CHARS]))
+
+
+@pytest.mark.parametrize("text", [
+    '[{"a": 1}, ]', '[{"a": 1},]', '[{"a": 1}, {"b": [1, 2]}, ]', '[{"a": 1}\n, ]', "[{}, {}, ]",
+    '[{"a": "},"}, {"b": 2}]', '[{"a": "}, "}]', '[{"a": 1}, {"b": 2}] [', '[{"a": 1}, {"b": 12345678901234567890}]',
+    '[{"a": 1}, {"b": NaN}]', '[{"a": 1} {"b": 2}]', '[{"a": 1}, {"b": 2}', "[{}]]", "[{},{}],",
+])
+def test_json_reader_fast_paths_on_hand_made_shapes(tmp_path, text):
+    path = tmp_path / "f.json"
+    path.write_text(text, encoding="utf-8")
+    _check_json_reader(str(path), text, None)
+
+
+JSON_ATTACKS = [attack for attack in attacks.ATTACKS if attack.name in (
+    "JSON [{},{},...]", "st2 [{},{},...]", "a long technique name", "one long text with one emoji",
+    "st2 dense spans, one meme", "st2 memes of 10,000 spans, unknown ids", "st1 records past the phase's count",
+    "st2 offset of 1 MB of digits", "st1 id of 1 MB of digits", "30 duplicates of a long id", "NaN in a JSON list")]
+
+
+@pytest.mark.parametrize("attack", JSON_ATTACKS, ids=[attack.name for attack in JSON_ATTACKS])
+def test_json_reader_fast_paths_on_the_hostile_shapes(tmp_path, attack):
+    attack.write(str(tmp_path), 200 * 1024)
+    (path,) = [os.path.join(tmp_path, "res", name) for name in os.listdir(os.path.join(tmp_path, "res"))]
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    fast = _read_json(path, readers.MAX_RECORD_CHARS)
+    assert fast == _read_json(path, readers.MAX_RECORD_CHARS, batches=False, fast_decoder=False)
+    assert fast == _read_json(path, 4096) or _read_json(path, 4096) == _read_json(path, 4096, batches=False)
+
+
+# --- the FLC line fast path ---------------------------------------------------------------------
+
+_FLC_OFFSETS = ["0", "5", "12", "05", "+5", "-1", " 7", "7 ", "1e3", "5.0", "", "x", "\u0663", "999999999999999999",
+                "1000000000000000000", "9999999999999999999", "10000000000000000000", "123456789012345678901"]
+
+
+def _random_flc_line(rng: random.Random) -> str:
+    if rng.random() < 0.5:  # a valid line (some past the text)
+        start = rng.randint(0, 120)
+        return "%s\t%s\t%d\t%d%s" % (rng.choice(["11", "12"]), rng.choice(flc.TECHNIQUES), start,
+                                     start + rng.randint(1, 20), rng.choice(["", "", "\r"]))
+    article = rng.choice(["11", "11", "12", " 11", "11 ", "", "article11", "1\u00a0"])
+    technique = rng.choice(["Doubt", "Smears", "Loaded_Language", "Name_Calling,Labeling", " Doubt", "doubt",
+                            "Unknown", ""])
+    start, end = rng.choice(_FLC_OFFSETS), rng.choice(_FLC_OFFSETS)
+    fields = [article, technique, start, end]
+    if rng.random() < 0.1:
+        fields.append(rng.choice(["", "x"]))
+    if rng.random() < 0.1:
+        fields = fields[:rng.randint(1, 3)]
+    line = "\t".join(fields) + rng.choice(["", "", "\r", " "])
+    return _mutated(line, rng, "\t \r0123-+x") if rng.random() < 0.3 else line
+
+
+def _flc_outcome(lines: List[str], fast: bool, lengths: Dict[str, int], allow_declarations: bool,
+                 submitted: bool) -> tuple:
+    store, problems = SpanStore(flc.TECHNIQUES), Problems("f.tsv")
+    if fast:
+        flc.parse_lines(lines, store, problems, lengths, allow_declarations, 1, submitted)
+    else:  # the validator alone: parse_lines without its fast path
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            if problems.saturated:
+                break
+            flc._check_row(number, line, problems, lengths, allow_declarations, store, submitted)
+    return (store.order, {article: list(spans) for article, spans in store.spans.items()}, problems.entries,
+            problems.more, problems.warnings)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_flc_line_fast_path_accepts_and_refuses_as_its_validator(seed):
+    rng = random.Random(seed)
+    lines = [_random_flc_line(rng) for _ in range(rng.randint(1, 12))]
+    lengths = rng.choice([{}, {"11": 100}, {"11": 8, "12": 10 ** 6}])
+    for allow_declarations, submitted in ((False, True), (True, False), (False, False)):
+        assert _flc_outcome(lines, True, lengths, allow_declarations, submitted) == \
+            _flc_outcome(lines, False, lengths, allow_declarations, submitted), lines
+
+
+FLC_ATTACKS = [attack for attack in attacks.ATTACKS if attack.name.startswith(("flc ", "unknown long technique"))]
+
+
+@pytest.mark.parametrize("attack", FLC_ATTACKS, ids=[attack.name for attack in FLC_ATTACKS])
+def test_flc_line_fast_path_on_the_hostile_shapes(tmp_path, attack):
+    attack.write(str(tmp_path), 64 * 1024)
+    with open(os.path.join(tmp_path, "res", attacks.FLC), encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    for lengths in ({}, {"11": 20, "12": 10 ** 6}):
+        assert _flc_outcome(lines, True, lengths, False, True) == _flc_outcome(lines, False, lengths, False, True)
+
+
+# --- the ST2 label fast path --------------------------------------------------------------------
+
+_ST2_VALUES = [0, 1, 5, 9, 10 ** 18, -1, 5.0, 7.9, "5", "x", True, None, [], 10 ** 6]
+
+
+def _random_label(rng: random.Random) -> Any:
+    if rng.random() < 0.08:
+        return rng.choice(["Smears", 5, None, [], [0, 5]])
+    label = {"technique": rng.choice(["Smears", "Doubt", "Loaded Language", "smears", "Unknown", 3, None]),
+             "start": rng.choice(_ST2_VALUES), "end": rng.choice(_ST2_VALUES)}
+    for field in ("technique", "start", "end"):
+        if rng.random() < 0.05:
+            del label[field]
+    if rng.random() < 0.1:
+        label["text_fragment"] = "x"
+    return label
+
+
+def _st2_outcome(path: str, labels: List[Any], gold: bool, fast: bool) -> tuple:
+    """read_memes on one meme a label, or (without ``fast``) what the validator _read_span says of
+    each label in the same places."""
+    problems = Problems("f.json")
+    if fast:
+        order, memes, _, _ = t6_st2.read_memes(path, "f.json", 1 << 30, problems, None if gold else
+                                               {str(i): 1 << 62 for i in range(len(labels))}, 100)
+        return order, memes, problems.entries, problems.warnings
+    known = frozenset(t6_st2.TECHNIQUES)
+    memes: Dict[str, Any] = {}
+    for index, label in enumerate(labels):
+        where = "record %d (id %r), label 1" % (index + 1, str(index))
+        technique, span = t6_st2._read_span(label, known, problems, where, gold)
+        memes[str(index)] = {} if span is None else {technique: [span]}
+    return [str(i) for i in range(len(labels))], memes, problems.entries, problems.warnings
+
+
+def _check_st2_labels(tmp_path, labels: List[Any]) -> None:
+    """Submitted (every label) and gold (offsets within its texts of 100 characters: past the text
+    is a rule after either path) labels."""
+    in_text = [label for label in labels if not (isinstance(label, dict) and any(
+        type(label.get(field)) is int and label.get(field) > 100 for field in ("start", "end")))]
+    for gold, some in ((False, labels), (True, in_text)):
+        path = tmp_path / ("gold.json" if gold else "f.json")
+        records = [dict({"id": str(i), "labels": [label]}, **({"text": "x" * 100} if gold else {}))
+                   for i, label in enumerate(some)]
+        path.write_text(json.dumps(records), encoding="utf-8")
+        assert _st2_outcome(str(path), some, gold, True) == _st2_outcome(str(path), some, gold, False), some
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_st2_label_fast_path_accepts_and_refuses_as_its_validator(tmp_path, seed):
+    rng = random.Random(seed)
+    _check_st2_labels(tmp_path, [_random_label(rng) for _ in range(20)])
+
+
+def test_st2_label_fast_path_on_the_hostile_shapes(tmp_path):
+    # (the other hostile ST2 shapes are refused by the JSON reader, before any label is read)
+    _check_st2_labels(tmp_path, [json.loads(attacks._SPAN), {}, {"technique": "Smears", "start": 0, "end": 10 ** 18}])
+
+
+# --- the confusion counts from the gold's shared sort -------------------------------------------
+
+@pytest.mark.parametrize("seed", range(100))
+def test_confusions_from_the_shared_sort_equal_their_own_sort(seed):
+    rng = random.Random(seed)
+    techniques = ["Doubt", "Smears", "Flag-Waving"]
+    store = SpanStore(techniques)
+    for _ in range(rng.randint(1, 12)):
+        start = rng.randint(0, 60)
+        store.add("a", rng.choice(techniques), start, start + rng.randint(1, rng.choice([3, 30])))
+    predicted: Dict[str, list] = {}
+    for _ in range(rng.randint(1, 8)):
+        start = rng.randint(0, 60)
+        predicted.setdefault(rng.choice(techniques), []).append((start, start + rng.randint(1, 20)))
+    merged, by_start = store.merged_and_by_start("a")
+    assert merged == {t: merge_overlapping(s) for t, s in sorted(store.by_technique("a").items(),
+                                                                   key=lambda item: techniques.index(item[0]))}
+    if by_start is None:
+        return  # merging changed the gold: the caller sorts on its own
+    shared: Dict[tuple, int] = {}
+    own: Dict[tuple, int] = {}
+    add_confusions(merged, predicted, shared, by_start, store)
+    add_confusions(merged, predicted, own)
+    assert shared == own
