@@ -305,3 +305,46 @@ def test_confusions_from_the_shared_sort_equal_their_own_sort(seed):
     add_confusions(merged, predicted, shared, by_start, store)
     add_confusions(merged, predicted, own)
     assert shared == own
+
+
+# --- the FLC gold file's one-count check and the gold text reader ---------------------------------
+
+@pytest.mark.parametrize("seed", range(300))
+def test_flc_gold_rows_check_accepts_only_files_whose_rows_name_the_article(seed):
+    """``_all_rows_name``'s count (no loop over the lines) says yes only where every row names the
+    article, or where a row is malformed and the file is refused anyway."""
+    rng = random.Random(seed)
+    rows = ["\t".join([rng.choice(["11", "11", "11", "12", " 11", "1"])] +
+                      rng.choice([["Doubt", "0", "5"], ["Doubt", "0", "5"], ["Doubt"], ["Doubt", "0"], ["Doubt", "0", "5", "x"]]))
+            for _ in range(rng.randint(0, 5))]
+    text = "\n".join(rows) + rng.choice(["", "\n"])
+    every_row = all(line.split("\t", 1)[0].strip() == "11" for line in text.split("\n") if "\t" in line)
+    if flc._all_rows_name(text, "11") and not every_row:
+        problems = Problems("g")
+        flc.parse_lines(text.split("\n"), SpanStore(flc.TECHNIQUES), problems, {}, False)
+        assert problems, rows
+    if every_row:
+        assert flc._all_rows_name(text, "11")
+
+
+@pytest.mark.parametrize("seed", range(100))
+def test_gold_text_reader_equals_open_and_decode(tmp_path, seed):
+    """``read_gold_text`` (os.open/os.read) reads what ``open().read()`` and a strict UTF-8 decode
+    read, and refuses what that decode refuses."""
+    rng = random.Random(seed)
+    data = (b"\xef\xbb\xbf" if rng.random() < 0.3 else b"") + bytes(
+        rng.choice(b"ab\t\n\r0\xc3\xa9\xff\xe2\x82\xac") for _ in range(rng.choice([0, 5, 100, 70000])))
+    path = tmp_path / "article1.txt"
+    path.write_bytes(data)
+    with open(str(path), "rb") as handle:
+        whole = handle.read()
+    try:
+        expected: Any = whole.decode("utf-8")
+        expected = expected[1:] if expected.startswith("\ufeff") else expected
+    except UnicodeDecodeError:
+        expected = SubmissionError
+    try:
+        read: Any = readers.read_gold_text(str(path), "article1.txt")
+    except SubmissionError:
+        read = SubmissionError
+    assert read == expected
