@@ -348,3 +348,25 @@ def test_gold_text_reader_equals_open_and_decode(tmp_path, seed):
     except SubmissionError:
         read = SubmissionError
     assert read == expected
+
+
+# --- the one-pair branch of the span statistics ---------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(100))
+def test_one_pair_branch_equals_the_overlap_sums(seed):
+    """A technique with one predicted and one gold span in a document: the inline arithmetic of
+    ``SpanStatistics.add_document`` gives the floats of both overlap sums."""
+    from scorer.span_metric import SpanStatistics
+    from scorer.spans import disjoint_overlap_sums, overlap_sums
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(20):
+        start, gold_start = rng.randint(0, 50), rng.randint(0, 50)
+        pairs.append(((start, start + rng.randint(1, 30)), (gold_start, gold_start + rng.randint(1, 30))))
+    for disjoint in (True, False):
+        statistics = SpanStatistics(["Doubt"])
+        for number, (predicted, gold) in enumerate(pairs):
+            statistics.add_document(str(number), {"Doubt": [gold]}, {"Doubt": [predicted]}, disjoint)
+        shown = list(zip(statistics.column(2), statistics.column(3)))
+        sums = disjoint_overlap_sums if disjoint else overlap_sums
+        assert shown == [sums([predicted], [gold]) for predicted, gold in pairs]
