@@ -405,11 +405,9 @@ class _JsonList:
         x100's from 2.70 to 3.36, over the target of 3, and the organisers' re-scoring of 50
         t6_st1 x1 submissions takes 60% longer (issue 21, interleaved pairs in both orders).
         tests/test_fast_paths.py: batches accept and refuse what the record-by-record path does."""
-        buffer = self.buffer
-        if len(buffer) - self.position < self.batch_chars and not self.done:
+        if len(self.buffer) - self.position < self.batch_chars and not self.done:
             self.more()
-            buffer = self.buffer
-        position = self.position
+        buffer, position = self.buffer, self.position
         cut = buffer.rfind("}", position, min(len(buffer), position + self.batch_chars))
         if cut < 0:
             return None
