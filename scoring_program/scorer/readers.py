@@ -25,8 +25,8 @@ def read_gold_text(path: str, name: str) -> str:
 
     Read through os.open/os.read, not ``open()``: on the 3,500 gold files of flc x10 ``open()``
     measured 0.03 to 0.09 more time/floor (pairs in both orders, issue 14), out of a margin of
-    about 0.1 under the benchmark's target of 3, and 3% to 18% more time (issue 21, pairs in both
-    orders under heavy load). Submissions are read by the bounded, streaming readers below.
+    about 0.1 under the benchmark's target of 3; issue 21: 2.92 -> 3.01 (+0.6% and +1.6%, pairs
+    in both orders). Submissions are read by the bounded, streaming readers below.
     """
     descriptor, size = _open_regular(path, name, None)
     try:
