@@ -190,6 +190,7 @@ def _read_gold_folder(folder: str) -> Tuple[SpanStore, Dict[str, int]]:
     label_files = sorted(name for name in names if name.endswith(".labels"))
     if not label_files:
         problems.add("", "no article<ID>...labels file in the folder")
+    file_problems = Problems(GOLD_FOLDER)  # the first file with a problem names it (one object for all)
     for file_name in label_files:
         match = _GOLD_FILE.match(file_name)
         if not match:
@@ -204,12 +205,13 @@ def _read_gold_folder(folder: str) -> Tuple[SpanStore, Dict[str, int]]:
             lengths[article] = len(read_gold_text(os.path.join(folder, text_name), text_name))
         text = read_gold_text(os.path.join(folder, file_name), file_name)
         store.declare(article)
-        file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
         if not _all_rows_name(text, article):
             file_problems.add("", "a row names another article than the file name")
         else:
             parse_lines(text.split("\n"), store, file_problems, lengths, False)
-        file_problems.raise_as_reference_error()
+        if file_problems:
+            file_problems.filename = "%s/%s" % (GOLD_FOLDER, file_name)
+            file_problems.raise_as_reference_error()
     problems.raise_as_reference_error()
     return store, lengths
 
