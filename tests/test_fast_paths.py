@@ -16,7 +16,7 @@ issue 21: interleaved pairs A,B,B,A (A the code with the path, B without), media
 | linear sweep over disjoint spans (``spans.disjoint_overlap_sums``) | flc x10 B/A 1.03, 1.03 (and 1.02, 1.11); re-scoring 30 flc x1 B/A 1.10, 1.10; t6_st2 x100 0.99, 0.99 | kept (>= 5% of re-scoring) |
 | one predicted and one gold span computed inline (``SpanStatistics.add_document``) | t6_st2 x100 2.70 -> 2.91 (B/A 1.05, 1.08; 3.04 in a run under load); flc x10 0.99, 0.98 | kept (the t6_st2 x100 margin) |
 | gold text files through os.open/os.read (``readers.read_gold_text``) | flc x10 2.92 -> 3.01 (B/A 1.006, 1.016; under heavy load 1.18, 1.03) | kept (flc x10 is the tightest target) |
-| FLC gold files parsed together, 1 MB at a time | flc x10 2.84 -> 2.87 (B/A 1.02, 0.99) and 2.94 -> 2.93 (1.00, 1.02); re-scoring 30 flc x1 1.06, 1.02 (noisy); read_gold alone at x1 1.01, 1.01, at x10 1.03, 1.07 | removed |
+| FLC gold files parsed together, 1 MB at a time | flc x10 2.84 -> 2.87 (B/A 1.02, 0.99) and 2.94 -> 2.93 (1.00, 1.02); re-scoring 30 flc x1 1.06, 1.02 (noisy); read_gold alone at x1 1.01, 1.01; the files parsed one by one with one Problems for all, against batched: flc x10 0.98, 1.01 | removed |
 | rows gathered as tuples, moved to the columns in thousands (``SpanStatistics._flush``) | issue 14: flc x10 2.99 -> 3.17 | kept (not re-measured) |
 | the gold file's rows checked by one count (``flc._all_rows_name``) | not measured (a few lines; the loop is the fallback) | kept |
 | the cyclic garbage collector off while scoring (``score.py``) | issue 14: parsing 4x slower | kept |
