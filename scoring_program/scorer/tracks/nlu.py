@@ -484,16 +484,19 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         if ignored:
             warnings.append("%d ids are not scored in this phase and were ignored" % ignored)  # (rows: not kept, so an id given twice counts twice)
     # Resource bounds (refusal policy, clause c), the same whether or not the test input is in
-    # ref/: first characters, before anything is tokenized, then tokens. A long answer is
-    # otherwise scored as given: it can only lower its own LCS/union ratio.
+    # ref/: first characters on every row, before anything is tokenized, then tokens on the rows
+    # the gold scores (the only ones tokenized): their lower bound (words with content) before
+    # tokenizing, their count after. A long answer is otherwise scored as given: it can only
+    # lower its own LCS/union ratio.
     max_characters = CHARACTERS_PER_TOKEN * options.nlu_max_answer_tokens
+    scored_ids = set(gold_ids)
     for row in submitted:
         for field, text in (("q'", row.q), ("r'", row.r)):
             if len(text) > max_characters:
                 problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
                              "the answer has %d characters; at most %d are accepted"
                              % (len(text), max_characters))
-            else:
+            elif row.identifier in scored_ids:
                 words = words_with_content(text)
                 if words > options.nlu_max_answer_tokens:
                     problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
