@@ -186,19 +186,50 @@ def test_the_gold_is_tokenized_once_per_process(tmp_path):
     tokenizes the gold once: the cache is keyed by the file's sha256, so a changed file is read
     again, and an unchanged copy elsewhere is not."""
     from scorer.options import Options
+    nlu._GOLD_CACHE.clear()
     gold = tmp_path / "gold.csv"
     gold.write_text('1,"a b c","d e f"\n2,"x y","z"\n', encoding="utf-8")
     submission = tmp_path / "sub.csv"
     submission.write_text('1,"a b","d e f"\n2,"x y","z"\n', encoding="utf-8")
-    first = nlu.gold_tokens(str(gold), "gold.csv")
     assert nlu.score(str(gold), str(submission), nlu.FILE_NAME, Options(), str(tmp_path)).scores["nlu_score"] \
         == pytest.approx((2 / 3 + 1 + 2) / 4)
+    first = nlu.gold_tokens(str(gold), "gold.csv")
+    assert first.tokens  # tokenized
     copy = tmp_path / "copy.csv"
     copy.write_bytes(gold.read_bytes())
     assert nlu.gold_tokens(str(copy), "copy.csv") is first
     gold.write_text('1,"a b","d e f"\n2,"x y","z"\n', encoding="utf-8")
     assert nlu.gold_tokens(str(gold), "gold.csv") is not first
     assert nlu.score(str(gold), str(submission), nlu.FILE_NAME, Options(), str(tmp_path)).scores["nlu_score"] == 1.0
+
+
+def test_a_refused_submission_leaves_no_untokenized_gold_in_the_process_cache(tmp_path):
+    """The first submission is refused (its gold read, not tokenized); the next one is scored
+    against a copy of the same gold elsewhere, while the first folder is gone or holds another
+    gold with as many rows: the scores are those of the gold given."""
+    import shutil
+    from scorer.options import Options
+    from scorer.problems import SubmissionError
+    nlu._GOLD_CACHE.clear()
+    gold_text = '1,"a b c","d e f"\n2,"x y","z"\n'
+    good = '1,"a b","d e f"\n2,"x y","z"\n'
+    for case in ("deleted", "replaced"):
+        first, second = tmp_path / case / "first", tmp_path / case / "second"
+        for folder in (first, second):
+            folder.mkdir(parents=True)
+            (folder / nlu.FILE_NAME).write_text(gold_text, encoding="utf-8")
+        (first / "refused.csv").write_text('1,"a b","d e f"\n', encoding="utf-8")  # id 2 missing
+        with pytest.raises(SubmissionError):
+            nlu.score(str(first / nlu.FILE_NAME), str(first / "refused.csv"), nlu.FILE_NAME, Options(), str(first))
+        if case == "deleted":
+            shutil.rmtree(first)
+        else:
+            (first / nlu.FILE_NAME).write_text('1,"p q r","s t u"\n2,"v w","y"\n', encoding="utf-8")
+        (second / "sub.csv").write_text(good, encoding="utf-8")
+        result = nlu.score(str(second / nlu.FILE_NAME), str(second / "sub.csv"), nlu.FILE_NAME, Options(),
+                           str(second))
+        assert result.scores["nlu_score"] == pytest.approx((2 / 3 + 1 + 2) / 4), case
+        nlu._GOLD_CACHE.clear()
 
 
 def test_punctuation_set_is_string_punctuation():

@@ -240,7 +240,7 @@ class GoldTokens:
     gold's texts are never all held at once (``read`` keeps the ids, ``tokenize`` reads the file
     again, one row at a time: at 10 times the real gold the texts alone would be 30 MB)."""
 
-    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "_source")
+    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "sha256", "_source")
 
     def __init__(self) -> None:
         from array import array
@@ -251,6 +251,7 @@ class GoldTokens:
         self.vocabulary: Dict[str, int] = {}
         self.rows = 0
         self.note = ""  # why the reference data's token cache was not used, when it was there
+        self.sha256 = ""  # of the gold file it was read from (gold_tokens): this process's cache key
         self._source: Optional[Tuple[str, str, object]] = None  # (path, name, row -> its place) until tokenized
 
     @classmethod
@@ -324,7 +325,9 @@ class GoldTokens:
 
 # The gold tokenized in this process, by the sha256 of the gold file: scoring many submissions in
 # one process (rank_submissions.py and each of its --jobs workers, score_locally.py) tokenizes the
-# gold once. One gold is kept (a phase's); another replaces it.
+# gold once. One gold is kept (a phase's); another replaces it. Only a tokenized gold is kept: an
+# untokenized one still needs its file (the path of the call that read it), which may be gone or
+# hold another gold by the next call.
 _GOLD_CACHE: Dict[str, GoldTokens] = {}
 
 # The gold's tokens as the build writes them beside the gold in the reference data (never read
@@ -435,7 +438,8 @@ def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
 
 def gold_tokens(gold_path: str, name: str) -> GoldTokens:
     """The gold at ``gold_path``, parsed (and tokenized once its ``tokenize`` has run): from this
-    process's cache when the file's content (sha256) is the same, else from the reference data's
+    process's cache when the file's content (sha256) is that of a gold an earlier submission
+    had tokenized (``remember_tokenized``), else from the reference data's
     ``TOKEN_CACHE`` when it was made for this gold, else from the file (its ``note`` says why,
     when the reference data has a token cache that cannot be used)."""
     key = _file_sha256(gold_path, name)
@@ -446,9 +450,15 @@ def gold_tokens(gold_path: str, name: str) -> GoldTokens:
     if found is None:
         found = GoldTokens.read(gold_path, name)
         found.note = note
-    _GOLD_CACHE.clear()
-    _GOLD_CACHE[key] = found
+    found.sha256 = key
     return found
+
+
+def remember_tokenized(gold: GoldTokens) -> None:
+    """Keeps ``gold`` for the next ``gold_tokens`` call on the same content, once tokenized."""
+    if gold._source is None and gold.sha256:
+        _GOLD_CACHE.clear()
+        _GOLD_CACHE[gold.sha256] = gold
 
 
 def ratio(common: int, predicted: int, gold: int) -> float:
@@ -511,6 +521,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     from ..nltk_tokens import shared_tokenizer
     tokenizer = shared_tokenizer()
     gold.tokenize(tokenizer.tokens)
+    remember_tokenized(gold)
     gold_sequence, gold_spans, vocabulary, first_row = gold.tokens, gold.spans, gold.vocabulary, gold.first_row
 
     total = q_total = r_total = 0.0
