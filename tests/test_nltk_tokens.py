@@ -245,7 +245,7 @@ def _scores_and_rows(gold_dir, submission):
     return result.scores, (result.statistics.items, result.statistics.rows), result.notes
 
 
-def test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted(tmp_path):
+def test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted(tmp_path, monkeypatch):
     import shutil
     gold_dir = tmp_path / "ref"
     gold_dir.mkdir()
@@ -265,6 +265,12 @@ def test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted(tmp_path
     scores, _, notes = _scores_and_rows(gold_dir, submission)
     assert any("aicup2022_nlu.tokens.json was not made for this gold file" in note for note in notes)
     (gold_dir / nlu.FILE_NAME).write_bytes(b"".join(lines))
+    # the same gold, a cache built by another version of our tokenizing code: noted, not used
+    assert _scores_and_rows(gold_dir, submission)[2] == cached[2]
+    monkeypatch.setattr(nlu, "TOKEN_CODE", nlu.TOKEN_CODE + ("lcs.py",))  # as if the code had changed
+    scores, rows, notes = _scores_and_rows(gold_dir, submission)
+    assert (scores, rows) == plain[:2] and any("tokenizing code" in note for note in notes)
+    monkeypatch.undo()
     (gold_dir / nlu.TOKEN_CACHE).write_text(first.decode("utf-8").replace('"tokens":"', '"tokens":"AAAA'),
                                             encoding="utf-8")
     assert _scores_and_rows(gold_dir, submission)[0] == plain[0]  # inconsistent arrays: not used

@@ -332,17 +332,35 @@ _GOLD_CACHE: Dict[str, GoldTokens] = {}
 
 # The gold's tokens as the build writes them beside the gold in the reference data (never read
 # from anywhere else): plain JSON, the arrays as base64 of little-endian 32-bit integers. Valid
-# for one gold file (sha256), nltk version and Punkt model; otherwise the gold is tokenized and
-# the result says so in a note. Loading it takes about 0.02 s where tokenizing the real 1,598-id
+# for one gold file (sha256), nltk version, Punkt model and version of our own code that turns
+# the gold file into tokens (TOKEN_CODE's sha256); otherwise the gold is tokenized and the
+# result says so in a note. Loading it takes about 0.02 s where tokenizing the real 1,598-id
 # gold takes about 0.4 s (benchmarks/RESULTS.md).
 TOKEN_CACHE = "aicup2022_nlu.tokens.json"
 TOKEN_CACHE_FORMAT = 1
+# Our code that makes the tokens from the gold file (paths under scorer/): its CSV reader, this
+# module (the gold's parsing, the quotes, GoldTokens) and the tokenizer. Hashed as the program
+# holds them (the build copies them byte for byte), so a cache built by any other version of them
+# is stale; nothing to bump by hand. (nltk's own code is fixed by its version: import_nltk
+# refuses any other.)
+TOKEN_CODE = ("readers.py", os.path.join("tracks", "nlu.py"), "nltk_tokens.py")
+
+
+def _code_sha256() -> str:
+    import hashlib
+    scorer_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    digest = hashlib.sha256()
+    for part in TOKEN_CODE:
+        with open(os.path.join(scorer_dir, part), "rb") as handle:
+            data = handle.read()
+        digest.update(b"%d:" % len(data) + data)
+    return digest.hexdigest()
 
 
 def _cache_identity(gold_sha256: str) -> Dict[str, object]:
     from ..nltk_tokens import NLTK_VERSION, PUNKT_SHA256
     return {"format": TOKEN_CACHE_FORMAT, "gold_sha256": gold_sha256, "nltk": NLTK_VERSION,
-            "punkt_sha256": PUNKT_SHA256}
+            "punkt_sha256": PUNKT_SHA256, "code_sha256": _code_sha256()}
 
 
 def _int32_text(values) -> str:
@@ -410,8 +428,8 @@ def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
     path = os.path.join(os.path.dirname(gold_path), TOKEN_CACHE)
     if not os.path.isfile(path):
         return None, ""
-    stale = ("the reference data's %s was not made for this gold file, nltk version and Punkt model (or "
-             "cannot be read); the gold was tokenized instead" % TOKEN_CACHE)
+    stale = ("the reference data's %s was not made for this gold file, nltk version, Punkt model and "
+             "version of the scoring program's tokenizing code (or cannot be read); the gold was tokenized instead" % TOKEN_CACHE)
     try:
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
