@@ -277,17 +277,29 @@ def test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted(tmp_path
 
 
 def test_a_token_cache_in_the_submission_is_never_read(tmp_path):
-    """Only the reference data's copy counts: a submission cannot bring the gold's tokens."""
+    """Only the reference data's copy counts: a submission cannot bring the gold's tokens. The
+    forged cache holds the identity of the real gold (its sha256, nltk, Punkt, our code) and the
+    tokens of another one ("x", "y"), which would make the answer perfect: in ref/ it is used
+    (so the forgery is one the program would accept), in res/ it is not."""
+    import hashlib
+    import json
     from conftest import run_score
     gold = '1,"""a b c""","""d e f"""\n'
     forged = tmp_path / "forged"
     forged.mkdir()
     (forged / nlu.FILE_NAME).write_text('1,"x","y"\n', encoding="utf-8")
-    nlu.write_token_cache(str(forged))  # tokens "x" and "y", which would make the answer perfect
-    run = run_score(tmp_path, {nlu.FILE_NAME: gold},
-                    {nlu.FILE_NAME: 'id,q,r\n1,"x","y"\n', nlu.TOKEN_CACHE: (forged / nlu.TOKEN_CACHE).read_text()})
+    nlu.write_token_cache(str(forged))
+    document = json.loads((forged / nlu.TOKEN_CACHE).read_text(encoding="utf-8"))
+    assert document["code_sha256"] and document["vocabulary"] == ["x", "y"]
+    document["gold_sha256"] = hashlib.sha256(gold.encode("utf-8")).hexdigest()
+    cache = json.dumps(document)
+    answer = 'id,q,r\n1,"x","y"\n'
+    run = run_score(tmp_path, {nlu.FILE_NAME: gold, nlu.TOKEN_CACHE: cache}, {nlu.FILE_NAME: answer})
     assert run.returncode == 0, run.stderr
-    assert run.scores["nlu_score"] == 0.0
+    assert run.scores["nlu_score"] == 1.0  # read from ref/: the forgery fits the real gold
+    run = run_score(tmp_path, {nlu.FILE_NAME: gold}, {nlu.FILE_NAME: answer, nlu.TOKEN_CACHE: cache})
+    assert run.returncode == 0, run.stderr
+    assert run.scores["nlu_score"] == 0.0  # the true score
 
 
 def test_lower_finds_every_case_insensitive_contraction_but_for_dotted_i():
