@@ -323,8 +323,8 @@ def _write_rows(path, rows):
 def _nlu_input(folder, gold_rows, submission_rows, scale=1, cache=False):
     """ref/ (the gold, and its token cache when asked) and res/ at ``scale`` × the real data (ids
     renumbered per copy)."""
-    from scorer.tracks.nlu import write_token_cache  # (this section is about the nlu track's real data)
-    file_name = BY_NAME["nlu"].filename
+    track = BY_NAME["nlu"]
+    file_name = track.filename
     header = [row for row in submission_rows[:1] if row[0] == "id"]
     body = submission_rows[len(header):]
 
@@ -332,8 +332,10 @@ def _nlu_input(folder, gold_rows, submission_rows, scale=1, cache=False):
         return [[str(int(row[0]) + 100000 * k)] + row[1:] for k in range(scale) for row in rows]
     _write_rows(os.path.join(folder, "ref", file_name), copies(gold_rows))
     _write_rows(os.path.join(folder, "res", file_name), header + copies(body))
-    if cache:
-        write_token_cache(os.path.join(folder, "ref"))
+    if cache:  # what the build adds beside the gold in the reference data
+        for name, data in track.reference_data_extras(os.path.join(folder, "ref")).items():
+            with open(os.path.join(folder, "ref", name), "wb") as handle:
+                handle.write(data)
     return folder
 
 

@@ -412,15 +412,6 @@ def reference_data_extras(gold_dir: str) -> Dict[str, bytes]:
     return {TOKEN_CACHE: text.encode("utf-8")}
 
 
-def write_token_cache(gold_dir: str) -> List[str]:
-    """Writes ``reference_data_extras(gold_dir)`` into ``gold_dir``; the names written."""
-    extras = reference_data_extras(gold_dir)
-    for name, data in extras.items():
-        with open(os.path.join(gold_dir, name), "wb") as handle:
-            handle.write(data)
-    return sorted(extras)
-
-
 def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
     """The gold's tokens from ``TOKEN_CACHE`` beside the gold file, and a note when that file is
     there but cannot be used."""
