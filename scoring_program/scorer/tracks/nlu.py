@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import os
 import string
-from typing import TYPE_CHECKING, Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
@@ -37,8 +37,9 @@ TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test inp
 RELEASED_GOLD = {"train": "Batch_answers - train_data (no-blank).csv"}  # the training layout id,q,r,s,q',r'
 HEADER_FIRST_CELL = "id"
 # The longest answer in characters, per answer token allowed (nlu_max_answer_tokens): checked
-# before anything is tokenized. 20 x 5,000 = 100,000 characters take about 0.1 s to tokenize; the
-# longest real q is 11,874 characters.
+# before anything is tokenized. 20 x 5,000 = 100,000 characters: the slowest such answers that
+# pass the word bound (punctuation only, '.! ' x 33333) take 0.09 s each to tokenize on a quiet
+# machine, 0.33 s under load (benchmarks/RESULTS.md); the longest real q is 11,874 characters.
 CHARACTERS_PER_TOKEN = 20
 
 
@@ -534,7 +535,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     gold_sequence, gold_spans, vocabulary, first_row = gold.tokens, gold.spans, gold.vocabulary, gold.first_row
 
     total = q_total = r_total = 0.0
-    private = []
+    rows: List[Tuple[float, float, float, int]] = []  # per id, gold order: the statistics' rows
     for number, identifier in enumerate(gold_ids):
         answer = by_id[identifier]
         # An answer's tokens live only while it is checked and scored: memory holds one answer's
@@ -551,20 +552,19 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         # matches nothing), compared with each accepted answer: LCS is symmetric.
         q_masks = token_masks([vocabulary.get(token, -1) for token in q_tokens])
         r_masks = token_masks([vocabulary.get(token, -1) for token in r_tokens])
-        best: Optional[Tuple[float, float, float, int]] = None
-        for j, row in enumerate(range(first_row[number], first_row[number + 1])):
+        best: Optional[Tuple[float, float, float]] = None
+        for row in range(first_row[number], first_row[number + 1]):
             gold_q = gold_sequence[gold_spans[4 * row]:gold_spans[4 * row + 1]]
             gold_r = gold_sequence[gold_spans[4 * row + 2]:gold_spans[4 * row + 3]]
             q_part = ratio(lcs_with_masks(q_masks, gold_q), len(q_tokens), len(gold_q))
             r_part = ratio(lcs_with_masks(r_masks, gold_r), len(r_tokens), len(gold_r))
             if best is None or q_part + r_part > best[0]:
-                best = (q_part + r_part, q_part, r_part, j)
+                best = (q_part + r_part, q_part, r_part)
         assert best is not None
         total += best[0]
         q_total += best[1]
         r_total += best[2]
-        private.append({"id": identifier, "score": best[0] / 2, "q": best[1], "r": best[2],
-                        "chosen_answer": best[3] + 1, "answers": first_row[number + 1] - first_row[number]})
+        rows.append((best[0], best[1], best[2], 1))
     problems.raise_if_any()
     n = len(gold_ids)
     # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
@@ -579,27 +579,23 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
                "each text's one pair of wrapping quotes removed first."] + ([gold.note] if gold.note else []),
         warnings=warnings,
-        statistics=lambda: id_statistics(private, tuple(scores)),
+        statistics=lambda: ItemStatistics(NAME, list(gold_ids), list(COLUMNS), rows, (), tuple(scores)),
         item_noun="id",
     )
 
 
 # --- per-item statistics: what the organisers' confidence intervals and significance stand on -----
 
+# Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1.
 COLUMNS = ["q_plus_r", "q", "r", "ids"]
-
-
-def id_statistics(private: List[Dict[str, Any]], keys: Sequence[str]) -> ItemStatistics:
-    """Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1."""
-    rows = [(row["q"] + row["r"], row["q"], row["r"], 1) for row in private]
-    return ItemStatistics(NAME, [row["id"] for row in private], list(COLUMNS), rows, (), tuple(keys))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, float]:
     """``nlu_score`` = Σ (q' + r') / 2N, ``nlu_q`` and ``nlu_r`` the means of the halves."""
     n = totals["ids"]
-    return {"nlu_score": totals["q_plus_r"] / (2 * n), "nlu_q": totals["q"] / n, "nlu_r": totals["r"] / n}
+    return {"nlu_score": ops.divide(totals["q_plus_r"], 2 * n, 0.0), "nlu_q": ops.divide(totals["q"], n, 0.0),
+            "nlu_r": ops.divide(totals["r"], n, 0.0)}
 
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------
