@@ -3,6 +3,8 @@ techniques heatmap per technique track; SVG and PDF without dates or random ids.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -30,11 +32,13 @@ def _matplotlib():
 def save_figure(figure, path_stem: str, signature: str) -> str:
     """Write ``path_stem``.svg and .pdf without dates or random ids, the signature in their
     metadata (SVG: dc:description; PDF: Subject); return the SVG text."""
-    figure.savefig(path_stem + ".svg", format="svg", bbox_inches="tight",
-                   metadata={"Date": None, "Creator": None, "Description": signature})
-    figure.savefig(path_stem + ".pdf", format="pdf", bbox_inches="tight",
-                   metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None,
-                             "Subject": signature})
+    with warnings.catch_warnings():  # a team name in a script DejaVu Sans lacks: boxes, not a warning each
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        figure.savefig(path_stem + ".svg", format="svg", bbox_inches="tight",
+                       metadata={"Date": None, "Creator": None, "Description": signature})
+        figure.savefig(path_stem + ".pdf", format="pdf", bbox_inches="tight",
+                       metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None,
+                                 "Subject": signature})
     with open(path_stem + ".svg", encoding="utf-8") as handle:
         return handle.read()
 

@@ -36,10 +36,10 @@ def shown(text: str, limit: int = SHOWN_LIMIT) -> str:
 CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def csv_cell(text: str) -> str:
+def csv_cell(text: str, limit: int = 2000) -> str:
     """A text cell of a CSV file: one that a spreadsheet would read as a formula (starting with
     ``= + - @``, TAB or CR) gets a leading ``'`` (numbers are written as numbers, not through this)."""
-    text = shown(text)
+    text = shown(text, limit)
     return "'" + text if text.startswith(CSV_FORMULA_STARTS) else text
 
 
@@ -72,20 +72,25 @@ def _latex_char(c: str) -> str:
 def latex_text(text: str, break_every: int = 0, limit: int = SHOWN_LIMIT) -> str:
     """``shown(text)`` for TeX: every special character escaped (a CR or newline can never end a
     comment or a line: ``shown`` has escaped it), letters outside ASCII as accent commands of
-    plain LaTeX or as ``<U+XXXX>``. ``break_every``: a break opportunity (``\\allowbreak``) every
-    that many characters of a run without spaces, so that a long name wraps in a ``p`` column
-    instead of running over it."""
+    plain LaTeX or as ``<U+XXXX>``. ``break_every``: a break opportunity (``\\allowbreak``) at
+    least every that many printed characters of a run without spaces, so that a long name wraps
+    in a ``p`` column instead of running over it."""
     out: List[str] = []
     run = 0
     for c in shown(text, limit):
         if c == " ":
             run = 0
-        elif break_every and run >= break_every:
+            out.append(c)
+            continue
+        escaped = _latex_char(c)
+        width = 8 if escaped.startswith(r"\textless{}U+") else 1
+        if break_every and run and run + width > break_every:
             out.append(r"\allowbreak{}")
             run = 0
-        if c != " ":
-            run += 1
-        out.append(_latex_char(c))
+        if break_every and width > break_every:  # <U+XXXX> alone is as wide as a run: it may break inside
+            escaped = escaped.replace("U+", r"U+\allowbreak{}")
+        run += width
+        out.append(escaped)
     return "".join(out)
 
 

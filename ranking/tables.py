@@ -195,9 +195,9 @@ def _appendix_frames(report: Report, text, long_text, prose=None) -> List[Tuple[
 
 # --- LaTeX --------------------------------------------------------------------------------------------
 
-NAME_COLUMN = r"p{2.3cm}"
-SYSTEM_COLUMN = r"p{1.7cm}"
-BREAK_EVERY = 7  # characters of a name between break opportunities: 7 wide letters fit a p{1.7cm} column
+NAME_COLUMN = r"p{2.4cm}"
+SYSTEM_COLUMN = r"p{2cm}"
+BREAK_EVERY = 6  # printed characters of a name between break opportunities: 6 W (56 pt in \\small) fit p{2cm} (57 pt)
 
 
 def _tex_name(text: str, limit: int = SHOWN_LIMIT, break_every: int = BREAK_EVERY) -> str:
