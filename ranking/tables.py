@@ -323,7 +323,7 @@ STYLE = ("body{font-family:system-ui,sans-serif;margin:1em;max-width:80em;color:
          "th,td{padding:.2em .5em;border-bottom:1px solid #eaeef2;text-align:right;vertical-align:top}"
          "th{background:#f6f8fa}td.l,th.l{text-align:left;overflow-wrap:anywhere;min-width:6em;max-width:16em}"
          ".sig{font-family:monospace;font-size:.8em;color:#57606a;overflow-wrap:anywhere}"
-         "svg{max-width:100%;height:auto}.baseline{font-style:italic}"
+         "svg{max-width:100%;height:auto}.baseline{font-style:italic}dd{margin:0 0 .5em 1em}"
          "@media (max-width:600px){body{margin:.5em;font-size:.9em}th,td{padding:.15em .3em}"
          "td.l,th.l{min-width:5em;max-width:9em}}")
 
