@@ -392,16 +392,18 @@ def test_codabench_results_export_takes_exactly_the_boards_entries(setup, codabe
     assert [(row["Team"], row["Description"], row["External data"]) for row in participants][0] == \
         ("alice_x", "A fine-tuned encoder.", "none")
     assert "signature: rank_submissions:v2|select:results-export" in (out / "t6_st1.csv").read_text("utf-8")
-    # the CSV export writes the answers as a Python dict's text
+    # the CSV export writes the answers as a Python dict's text; here the board holds the
+    # identical pair (alice_x's 482, carol's 485)
     csv_path = tmp_path / "results.csv"
     csv_path.write_text("Username,fact_sheet_answers,Test(9)-ST1 micro-F1\n"
-                        "alice_x-480,\"{'method_name': 'Big model', 'description': 'x'}\",0.1\n"
+                        "alice_x-482,\"{'method_name': 'Big model', 'description': 'x'}\",0.1\n"
                         "carol-485,,0.1\n", encoding="utf-8")
     out = tmp_path / "out_csv"
-    assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "50",
+    assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "200",
                                   "--results", str(csv_path), "--quiet"]) == 0
     assert sorted((row["team"], row["system"]) for row in read_table(out / "flc.csv")) == [
         ("alice_x", "Big model"), ("carol", "")]
+    assert_identical_pair(out, "alice_x", "carol")
     tex = (out / "results.tex").read_text(encoding="utf-8")
     assert "Participants" in tex and "Big model" in tex
 
