@@ -162,15 +162,13 @@ def run(args) -> int:
         raise SystemExit("rank_submissions: --settings %s: no such file" % shown(args.settings))
     found = discover(args.submissions)
     entries = found.entries
-    for entry in entries:
-        for key in entry.keys():
-            if key in teams:
-                entry.team = teams[key]
-                break
     described = descriptions_of(args, found, export)
     for entry in entries:
         description = described.get(entry.export_key()) or described.get(entry.owner) or {}
         entry.system = description.get("system", "")
+        # the team's name: from --teams, else the one its fact sheet gives, else the platform's
+        entry.team = next((teams[key] for key in entry.keys() if key in teams), None) or \
+            description.get("team") or entry.team
     for name, path in args.baseline:
         entries.append(Entry(name, name, os.path.abspath(path), baseline=True))
     if not entries:

@@ -333,8 +333,14 @@ def read_results_export(path: str) -> Tuple[List[ExportEntry], List[str]]:
 
 
 def fact_sheet_description(answers: Dict[str, str]) -> Dict[str, str]:
-    """(system, description, external data) from fact-sheet answers, by question key: the
-    first key naming a method or system, a description, external data or resources."""
+    """(team, system, description, external data) from fact-sheet answers, by question key: the
+    first key naming a team, a method or system, a description, external data or resources
+    (the bundle's default sheet: ``team_name``, ``system_name``, ``description``,
+    ``external_data`` (a checkbox: yes or no)).
+
+    >>> fact_sheet_description({"team_name": "T", "system_name": "S", "description": "D", "external_data": "True"})
+    {'team': 'T', 'system': 'S', 'description': 'D', 'external data': 'yes'}
+    """
     def first(*words: str, exclude: Tuple[str, ...] = ()) -> str:
         for key, value in answers.items():
             low = key.lower()
@@ -342,13 +348,15 @@ def fact_sheet_description(answers: Dict[str, str]) -> Dict[str, str]:
                 return value
         return ""
 
-    return {"system": one_line(first("system", "method", "name", exclude=("team", "desc", "url"))),
+    external = one_line(first("external", "resource", "data", exclude=("desc",)))
+    return {"team": one_line(first("team")),
+            "system": one_line(first("system", "method", "name", exclude=("team", "desc", "url"))),
             "description": one_line(first("desc", "approach", "summary")),
-            "external data": one_line(first("external", "resource", "data", exclude=("desc",)))}
+            "external data": {"True": "yes", "False": "no", "true": "yes", "false": "no"}.get(external, external)}
 
 
 def method_description(fields: Dict[str, str]) -> Dict[str, str]:
-    return {"system": one_line(fields.get("method_name", "")),
+    return {"team": one_line(fields.get("team_name", "")), "system": one_line(fields.get("method_name", "")),
             "description": one_line(fields.get("method_description", "")), "external data": ""}
 
 

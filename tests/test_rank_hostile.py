@@ -20,6 +20,7 @@ from test_rank_submissions import (DEV, codabench_member, compile_tables, overfu
 
 sys.path.insert(0, str(ROOT))
 import rank_submissions  # noqa: E402
+import ranking.downloads  # noqa: E402
 import ranking.names  # noqa: E402
 from ranking.downloads import MAX_MEMBER_RATIO  # noqa: E402
 
@@ -37,8 +38,9 @@ HOSTILE_TEAMS = {
 }
 
 
-def test_names_doctests():
-    failures, _ = doctest.testmod(ranking.names, optionflags=doctest.NORMALIZE_WHITESPACE)
+@pytest.mark.parametrize("module", [ranking.names, ranking.downloads])
+def test_docstring_examples(module):
+    failures, _ = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert failures == 0
 
 

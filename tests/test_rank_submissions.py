@@ -371,9 +371,12 @@ def test_codabench_bulk_download_one_row_per_team(setup, codabench_bulk, tmp_pat
 def test_codabench_results_export_takes_exactly_the_boards_entries(setup, codabench_bulk, tmp_path):
     """The board showed alice_x's 480 (482 timed out on the platform, say): the export says so."""
     export = {"Results - Test(77)": {
-        "alice_x-480": {"fact_sheet_answers": {"method_name": "Big model", "description": "A fine-tuned encoder.",
+        "alice_x-480": {"fact_sheet_answers": {"system_name": "Big model", "description": "A fine-tuned encoder.",
                                                "external_data": "none"}, "Test(9)-ST1 micro-F1": 0.1},
-        "bob_the_builder-483": {"Test(9)-ST1 micro-F1": 0.1},
+        # the bundle's default fact sheet: its team name names the row
+        "bob_the_builder-483": {"fact_sheet_answers": {"team_name": "The Builders", "system_name": "B",
+                                                       "description": "", "external_data": True,
+                                                       "paper_planned": False}},
         "carol-485": {"fact_sheet_answers": {"method_name": "=cmd|' /C calc'!A0", "description": "Same."}},
         "zed-499": {}}}
     path = tmp_path / "results.json"
@@ -383,14 +386,14 @@ def test_codabench_results_export_takes_exactly_the_boards_entries(setup, codabe
                                   "--results", str(path), "--quiet"]) == 0
     rows = read_table(out / "t6_st1.csv")
     assert sorted((row["team"], row["submission"], row["system"]) for row in rows) == [
-        ("alice_x", "480", "Big model"), ("bob_the_builder", "483", ""), ("carol", "485", "'=cmd|' /C calc'!A0")]
+        ("The Builders", "483", "B"), ("alice_x", "480", "Big model"), ("carol", "485", "'=cmd|' /C calc'!A0")]
     skipped = read_table(out / "not_ranked.csv")
     assert sorted(row["submission"] for row in skipped) == ["482"]
     problems = read_table(out / "problems.csv")
     assert any("zed-499" in row["problem"] for row in problems)
     participants = read_table(out / "participants.csv")
-    assert [(row["Team"], row["Description"], row["External data"]) for row in participants][0] == \
-        ("alice_x", "A fine-tuned encoder.", "none")
+    assert sorted((row["Team"], row["Description"], row["External data"]) for row in participants)[:2] == [
+        ("The Builders", "", "yes"), ("alice_x", "A fine-tuned encoder.", "none")]
     assert "signature: rank_submissions:v2|select:results-export" in (out / "t6_st1.csv").read_text("utf-8")
     # the CSV export writes the answers as a Python dict's text; here the board holds the
     # identical pair (alice_x's 482, carol's 485)
