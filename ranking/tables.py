@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -234,12 +235,26 @@ def _cmidrules(text: str, spans: Sequence[Tuple[int, int]]) -> str:
     return head + sep + first + newline + rules + "\n" + after
 
 
+def short_label(label: str) -> str:
+    """A column's label without the direction it may carry (the caption says it)."""
+    return re.sub(r"\s*\((lower|higher) is better\)", "", label)
+
+
 def _caption(board: Board, report: Report) -> str:
     direction = "higher is better" if board.higher_is_better else "lower is better"
-    return (r"%s, %s (%s): rank, 95\%% percentile bootstrap confidence interval (%d resamples of the items), "
+    title, label = report.board_title(board), short_label(report.labels[board.key])
+    named = title if label in title else "%s, %s" % (title, label)
+    return (r"%s (%s): rank, 95\%% percentile bootstrap confidence interval (%d resamples of the items), "
             r"rank range over the resamples, and significance group (paired bootstrap, $p < %s$)."
-            % (latex_text(report.board_title(board)), latex_text(report.labels[board.key]), direction,
-               report.resamples, ALPHA))
+            % (latex_text(short_label(named)), direction, report.resamples, ALPHA))
+
+
+APPENDIX_CAPTIONS = {
+    "Participants": "Participants: each ranked team's system, as its description gives it.",
+    "Not ranked": "Submissions that take no rank: each team is ranked by one submission.",
+    "Not scored": "Submissions that fail as a whole (as on the platform: one refused file is enough), with "
+                  "their first problem.",
+}
 
 
 def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report) -> str:
@@ -258,12 +273,12 @@ def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report
             scores = scored.scores[board.track]
             record = {"Rank": str(int(board.rank[i])), "Team": team,
                       "System": _tex_name(scored.entry.system or scored.entry.submission),
-                      _tex_header(report.labels[board.key]): _fmt(board.scores[i]),
+                      _tex_header(short_label(report.labels[board.key])): _fmt(board.scores[i]),
                       r"95\% CI": "[%s, %s]" % (_fmt(board.ci[i, 0]), _fmt(board.ci[i, 1])),
                       _tex_header("Rank range"): "%d--%d" % tuple(board.rank_range[i]),
                       "Group": str(int(board.group[i]))}
             for key in others:
-                record[_tex_header(report.labels[key])] = _fmt(scores[key]) if key in scores else "--"
+                record[_tex_header(short_label(report.labels[key]))] = _fmt(scores[key]) if key in scores else "--"
             records.append(record)
         frame = pd.DataFrame.from_records(records)
         column_format = "r%s%s%s" % (NAME_COLUMN, SYSTEM_COLUMN, "r" * (len(frame.columns) - 3))
@@ -278,7 +293,7 @@ def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report
                   "Not scored": ["p{2.4cm}", "p{2.4cm}", "p{1.4cm}", "p{8.6cm}"]}[title]
         frame = frame.rename(columns={c: latex_text(c) for c in frame.columns})
         label = "tab:" + title.lower().replace(" ", "-")
-        parts.append(_styled_latex(frame, "".join(widths), latex_text(title), label))
+        parts.append(_styled_latex(frame, "".join(widths), latex_text(APPENDIX_CAPTIONS[title]), label))
     return "\n".join(parts) + "\n"
 
 
