@@ -169,3 +169,38 @@ def test_a_teams_csv_with_a_bom(setup, tmp_path):  # noqa: F811
     assert rank_submissions.main([str(setup[1] / "random_1.zip"), "--ref", str(DEV), "--out", str(out),
                                   "--teams", str(teams), "--resamples", "10", "--quiet"]) == 0
     assert read_table(out / "t6_st1.csv")[0]["team"] == "Équipe"
+
+
+# --- which submission is a team's row (no scoring needed) ---------------------------------------------
+
+def _scored(identifier: int, owner: str, value=None, problem: str = ""):
+    from ranking.downloads import Entry
+    from ranking.scoring import Scored
+
+    scored = Scored(Entry(str(identifier), owner, "bulk.zip", member="m%d" % identifier, platform_id=str(identifier),
+                          owner=owner, order=identifier))
+    if value is not None:
+        scored.scores["t6_st1"] = {"t6_st1_f1_micro": value}
+    if problem:
+        scored.problems.append(("t6_st1", problem))
+    return scored
+
+
+def test_selection_last_best_all_and_the_export():
+    from ranking.selection import select
+
+    # ids compared as numbers (a bulk name's date has no hour; 99 < 100), failures skipped
+    runs = [_scored(99, "a_b", 0.5), _scored(100, "a_b", 0.4), _scored(101, "a_b", problem="refused"),
+            _scored(7, "c", 0.4), _scored(8, "c", 0.4), _scored(9, "c")]
+    primary = ("t6_st1", "t6_st1_f1_micro", True)
+    ranked, skipped, failed = select(runs, "last", primary)
+    assert [s.entry.submission for s in ranked] == ["100", "9"]
+    assert [s.entry.submission for s, _ in skipped] == ["99", "7", "8"]
+    assert [s.entry.submission for s in failed] == ["101"]
+    ranked, _, _ = select(runs, "best", primary)  # a tie goes to the later; no score ranks below any
+    assert [s.entry.submission for s in ranked] == ["99", "8"]
+    ranked, _, _ = select(runs, "all", primary)
+    assert len(ranked) == 5
+    ranked, skipped, failed = select(runs, "last", primary, on_board={"a_b-99", "c-8", "a_b-101"})
+    assert [s.entry.submission for s in ranked] == ["99", "8"] and len(skipped) == 3
+    assert failed[0].problems[-1][1].startswith("on the platform's leaderboard")
