@@ -61,6 +61,7 @@ import argparse
 import os
 import sys
 import tempfile
+import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
@@ -84,6 +85,8 @@ from scorer.in_process import ReferenceDataProblem
 from scorer.resampling import LEADERBOARDS
 
 TOOL_VERSION = "2"
+# Wall time of each step of the last run, in seconds (the benchmark reports them).
+TIMINGS: Dict[str, float] = {}
 
 
 def signature_of(args, reference_dir: str, applied: Sequence[str]) -> str:
@@ -181,7 +184,9 @@ def run(args) -> int:
         settings = ("Phase settings: %s over the scoring program's own." % ", ".join(shown(p) for p in applied)
                     if applied else "Phase settings: none found (the scoring program's own settings).")
         print("rank_submissions: %s" % settings, file=sys.stderr)
+        started = time.perf_counter()
         scored = score_all(entries, phase_dir, args.jobs, progress=not args.quiet)
+        TIMINGS["scoring"] = time.perf_counter() - started
         signature = signature_of(args, phase_dir, applied)
     on_board = {"%s-%s" % (e.owner, e.submission_id) for e in export} if export is not None else None
     primary = LEADERBOARDS[0]
@@ -204,6 +209,7 @@ def run(args) -> int:
     if rows:
         report.descriptions = pd.DataFrame(rows, columns=["Team", "System", "Description", "External data"])
 
+    started = time.perf_counter()
     out = args.out
     boards: List[Board] = []
     keys_of: Dict[str, List[str]] = {}
@@ -221,6 +227,8 @@ def run(args) -> int:
         pvalues = pd.DataFrame([[number(v) for v in row] for row in board.pvalues], index=names, columns=names)
         write_csv(os.path.join(out, "pvalues_%s.csv" % name), pvalues, signature, index=True)
 
+    TIMINGS["statistics"] = time.perf_counter() - started
+    started = time.perf_counter()
     figures: Dict[str, str] = {}
     for board in boards:
         figures[board.name] = ranking_figure(board, os.path.join(out, board.name), signature,
@@ -241,6 +249,7 @@ def run(args) -> int:
         figures["techniques_" + track] = heatmap_figure(frame, titles[track], os.path.join(out, "techniques_" + track),
                                                         signature)
 
+    TIMINGS["figures"] = time.perf_counter() - started
     write_csv(os.path.join(out, "problems.csv"),
               pd.DataFrame([(shown(t), shown(s), k, p) for t, s, k, p in report.failed]
                            + [("", "", "", note) for note in report.notes],

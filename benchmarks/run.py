@@ -304,8 +304,12 @@ def rescoring(teams, per_team, resamples, jobs, folder):
     shutil.rmtree(base, ignore_errors=True)
     print("rescoring %d teams × %d submissions, %d resamples, --jobs %d: %.1f s (%d rows per board; generating "
           "the download: %.0f s)" % (teams, per_team, resamples, jobs, total_s, ranked, generated_s), flush=True)
+    print("  scoring %.1f s, statistics and their tables %.1f s, figures %.1f s"
+          % (rank_submissions.TIMINGS["scoring"], rank_submissions.TIMINGS["statistics"],
+             rank_submissions.TIMINGS["figures"]), flush=True)
     return {"teams": teams, "per_team": per_team, "resamples": resamples, "jobs": jobs, "total_s": total_s,
-            "ranked": ranked}
+            "ranked": ranked, "scoring_s": rank_submissions.TIMINGS["scoring"],
+            "statistics_s": rank_submissions.TIMINGS["statistics"], "figures_s": rank_submissions.TIMINGS["figures"]}
 
 
 RESCORING_HEADER = "## Re-scoring after the Test phase (the organisers' results, issue 25)"
@@ -322,10 +326,12 @@ def rescoring_section(row, seconds):
         "with all six tracks at ×1 (generated; the gold of each track at ×1): reading the download, scoring "
         "every submission (`--jobs %d`), each team's last submission, %d resamples on every board, the "
         "tables and figures. One run.%s" % (row["teams"], row["per_team"], row["jobs"], row["resamples"], ran), "",
-        "| teams × submissions | rows per board | wall time | target |", "|---|---|---|---|",
-        "| %d × %d | %d | %.1f s | ≤ %d s: **%s** |" % (
-            row["teams"], row["per_team"], row["ranked"], row["total_s"], RESCORING_TARGET_S,
-            "holds" if row["total_s"] <= RESCORING_TARGET_S else "does not hold"), ""])
+        "| teams × submissions | rows per board | scoring | statistics, CSV | figures | wall time | target |",
+        "|---|---|---|---|---|---|---|",
+        "| %d × %d | %d | %.1f s | %.1f s | %.1f s | %.1f s | ≤ %d s: **%s** |" % (
+            row["teams"], row["per_team"], row["ranked"], row["scoring_s"], row["statistics_s"], row["figures_s"],
+            row["total_s"], RESCORING_TARGET_S, "holds" if row["total_s"] <= RESCORING_TARGET_S else "does not hold"),
+        ""])
 
 
 def resampling_table(rows, resamples):
