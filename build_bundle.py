@@ -359,7 +359,8 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
         staged = os.path.join(work, "reference")
         stage_reference_data(reference_root, phases, tracks, staged)
         for phase in phases:  # the organiser's gold, read as the scoring program reads it
-            problems += check_gold(os.path.join(staged, phase_folder(phase)), tracks, str(phase["label"]))
+            problems += check_gold(os.path.join(staged, phase_folder(phase)), tracks, str(phase["label"]),
+                                   os.path.join(reference_root, phase_folder(phase)))
         if problems:
             raise BuildError(problems)
         editions = [(track, [track]) for track in tracks] if per_track else [(None, tracks)]

@@ -20,8 +20,15 @@ class GoldError(Exception):
         self.lines = list(lines)
 
 
-def check_gold(folder: str, tracks: Sequence, phase_label: str) -> List[str]:
-    """One line per problem of the gold of ``tracks`` in ``folder`` (a phase's reference data)."""
+def check_gold(folder: str, tracks: Sequence, phase_label: str, shown: str = "") -> List[str]:
+    """One line per problem of the gold of ``tracks`` in ``folder`` (a phase's reference data),
+    naming it as ``shown`` (the organiser's folder, when ``folder`` is a staged copy)."""
+    shown = shown or folder
+
+    def place(line: str) -> str:  # "reference data x.json: line 3: ..." -> "phase P: <folder>/x.json: line 3: ..."
+        line = line[len("reference data "):] if line.startswith("reference data ") else line
+        return "phase %s: %s" % (phase_label, os.path.join(shown, line))
+
     from scorer.options import load_options
     from scorer.problems import ReferenceDataError, SubmissionError
     program = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scoring_program")
@@ -29,7 +36,7 @@ def check_gold(folder: str, tracks: Sequence, phase_label: str) -> List[str]:
     try:
         options = load_options(program, folder)
     except ReferenceDataError as error:
-        return ["phase %s: %s" % (phase_label, line) for line in error.private]
+        return [place(line) for line in error.private]
     with tempfile.TemporaryDirectory() as res:
         for track in tracks:
             gold = track.find_gold(folder)
@@ -40,10 +47,11 @@ def check_gold(folder: str, tracks: Sequence, phase_label: str) -> List[str]:
             try:
                 track.scorer()(gold, empty, track.filename, options, folder)
             except ReferenceDataError as error:
-                problems.extend("phase %s (%s): %s" % (phase_label, folder, line) for line in error.private)
+                problems.extend(place(line) for line in error.private)
             except SubmissionError:
                 pass  # the empty submission's refusal: the gold was read
             except Exception as error:  # a reader of ours that let something through: still one line
                 problems.append("phase %s: %s: the gold could not be read (%s: %s)"
-                                % (phase_label, gold, type(error).__name__, error))
+                                % (phase_label, os.path.join(shown, os.path.relpath(gold, folder)),
+                                   type(error).__name__, error))
     return problems

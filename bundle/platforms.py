@@ -161,7 +161,8 @@ KEYS: Tuple[Key, ...] = (
     Key("leaderboard.leaderboards.*.label", "leaderboards.*.title", DERIVED, v15="exactly one board; labels matched exactly",
         note="the one leaderboard's `title` (its key: `key`)", example="Results"),
     Key("leaderboard.leaderboards.*.rank", "", LISTED, v15="the boards' order", note="ignored (one board)", example=1),
-    Key("leaderboard.column_groups", "", LISTED, v15="headers; labels matched exactly", note="ignored", example={}),
+    Key("leaderboard.column_groups", "", LISTED, v15="headers; labels matched exactly", note="ignored",
+        example={"GROUP": {"label": "Group", "rank": 1}}),
     Key("leaderboard.columns.*.leaderboard", "leaderboards.*.columns", DERIVED, v15="the column's board",
         note="a column of the one board", example={"label": "Results"}),
     Key("leaderboard.columns.*.column_group", "", LISTED, v15="the column's header", note="ignored", example={}),
@@ -265,12 +266,13 @@ def edition(config: Dict[str, Any], release_all: bool = False, track=None) -> Di
         if columns[track.keys[0]]["rank"] != lowest:  # the ranking column first (Codabench orders by it)
             columns[track.keys[0]]["rank"] = lowest - 1
         board["columns"] = columns
-        used = {str((column.get("column_group") or {}).get("label")) for column in columns.values()}
-        if board.get("column_groups"):
-            board["column_groups"] = {key: group for key, group in board["column_groups"].items()
-                                      if str(group.get("label")) in used}
-            if not board["column_groups"]:
-                board.pop("column_groups")
+    board = result["leaderboard"]
+    used = {str((column.get("column_group") or {}).get("label")) for column in board["columns"].values()}
+    if board.get("column_groups"):  # only the groups of the columns shown (v1.5 would show empty headers)
+        board["column_groups"] = {key: group for key, group in board["column_groups"].items()
+                                  if str(group.get("label")) in used}
+        if not board["column_groups"]:
+            board.pop("column_groups")
     return result
 
 
