@@ -422,3 +422,15 @@ def test_a_competition_yaml_that_is_not_utf8_names_the_place():
     assert config is None
     assert problem == ("competition.yaml: line 2, column 17: byte 0xe9 is not UTF-8; save the file as UTF-8 (both "
                        "platforms read it as UTF-8)")
+
+
+def test_another_phase_is_named_only_when_nearly_all_of_a_files_ids_are_its():
+    """The rule every track uses (scorer/records.py): a few ids of another phase are just unknown ids."""
+    from scorer.problems import Problems
+    from scorer.records import add_other_phase_problem
+    other = {"Test": frozenset("t%d" % i for i in range(100))}
+    for unknown, submitted, named in ((["t1"], 100, False), (["t%d" % i for i in range(50)], 100, False),
+                                      (["t%d" % i for i in range(90)], 100, True), (["t1", "t2"], 2, True)):
+        problems = Problems("file.json")
+        add_other_phase_problem(unknown, other, problems, submitted)
+        assert any("ids of the Test phase" in line for line in problems.lines) is named, (len(unknown), submitted)
