@@ -7,7 +7,8 @@ labels exactly; Codabench needs a logo, the terms page, phases with an end, and 
 column titles to 36 characters. A setting is refused where the two platforms would behave
 differently in a way participants see (ranking column, submission rule, phase dates, limits whose
 defaults differ); keys one platform merely ignores are listed by the build instead
-(``platforms.ignored_keys``). Each problem is one line.
+(``platforms.ignored_keys``). Which keys exist and what each may hold is the one table
+``platforms.KEYS``. Each problem is one line.
 """
 
 from __future__ import annotations
