@@ -434,3 +434,27 @@ def test_another_phase_is_named_only_when_nearly_all_of_a_files_ids_are_its():
         problems = Problems("file.json")
         add_other_phase_problem(unknown, other, problems, submitted)
         assert any("ids of the Test phase" in line for line in problems.lines) is named, (len(unknown), submitted)
+
+
+def test_the_checker_refuses_an_upload_that_gives_the_test_phase_away(marked_build, tmp_path):
+    from bundle.checker import Report, check_codabench_bundle, check_held_back, check_v15_bundle
+    with zipfile.ZipFile(marked_build / "competition_bundle.zip") as upload:
+        files = {name: upload.read(name) for name in upload.namelist()}
+    v2 = yaml.safe_load(files["competition.yaml"])
+    v2["phases"][1]["public_data"] = "test_public_data.zip"
+    v2["solutions"].append({"index": 1, "path": "test_sample_submission.zip", "tasks": [1]})
+    files["competition.yaml"] = yaml.safe_dump(v2).encode("utf-8")
+    files["test_public_data.zip"] = files["test_sample_submission.zip"] = files["dev_public_data.zip"]
+    files["stray.zip"] = b"PK"
+    path = tmp_path / "upload.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name in ["codalab_v1.5.yaml"] + sorted(set(files) - {"codalab_v1.5.yaml"}):
+            archive.writestr(name, files[name])
+    report = Report()
+    v15, codabench = check_v15_bundle(str(path), report), check_codabench_bundle(str(path), report)
+    assert report.problems == []
+    check_held_back(v15, codabench, False, report)
+    text = "\n".join(report.problems)
+    assert "upload: stray.zip is named by neither yaml" in text
+    assert "Codabench: phase Test: public_data is in the upload" in text
+    assert "Codabench: solution test_sample_submission.zip belongs to a later phase's task" in text
