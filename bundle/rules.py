@@ -18,7 +18,7 @@ import os
 import re
 from typing import Any, Dict, List
 
-from .platforms import BLOCK, BY_PLACE, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, KEYS, PHASE_KEYS, \
+from .platforms import BLOCK, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, KEYS, PHASE_KEYS, \
     competition_tracks
 
 FILE_FIELDS = ("scoring_program", "reference_data", "input_data", "ingestion_program", "public_data",
