@@ -154,7 +154,8 @@ def stage_reference_data(reference_root: str, phases: Sequence[Dict[str, Any]], 
     for phase in phases:
         folder = phase_folder(phase)
         source = os.path.join(reference_root, folder)
-        left = {os.path.normpath(os.path.join(source, name)) for track in others for name in track.gold_names}
+        left = {os.path.normpath(os.path.join(source, name)) for track in others
+                for name in track.gold_names + ((track.test_input,) if track.test_input else ())}
         target = os.path.join(staged_root, folder)
         os.makedirs(target, exist_ok=True)
         for name in sorted(os.listdir(source)):

@@ -45,7 +45,7 @@ def check_gold(folder: str, tracks: Sequence, phase_label: str, shown: str = "")
             empty = os.path.join(res, track.filename)
             open(empty, "wb").close()
             try:
-                track.scorer()(gold, empty, track.filename, options, folder)
+                track.score(gold, empty, track.filename, options, folder)
             except ReferenceDataError as error:
                 problems.extend(place(line) for line in error.private)
             except SubmissionError:

@@ -2,7 +2,7 @@
 
 Only for a local run with the participant's own gold (``score_locally.py --items DIR``): it shows
 gold text and labels, which the platforms' outputs never hold. Per track, the items with the
-largest error by the track's per-item statistics (its module's ``item_statistics``, the numbers
+largest error by the track's per-item statistics (``result.statistics``, the numbers
 behind the scores), each with its text and the gold and predicted spans highlighted (span tracks)
 or its gold and predicted labels (multilabel tracks).
 
