@@ -215,6 +215,8 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
         if earlier:
             extra[OTHER_PHASES] = (json.dumps(earlier, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
         earlier = dict(earlier, **{label_of[folder]: ids_of_phase[label_of[folder]]})
+        for track in tracks:  # files made from the gold (nlu: its tokens, so a run need not tokenize it)
+            extra.update(track.reference_data_extras(os.path.join(reference_root, folder)))
         nested[phase["reference_data"]] = _zip_bytes(folder_entries(os.path.join(reference_root, folder)), extra)
     first_folder = phase_folder(first)
     kit_base = {name: _read(os.path.join(KIT, name)) for name in KIT_FILES}
