@@ -186,7 +186,10 @@ def _codabench_block(config: Dict[str, Any], problems: List[str]) -> None:
     if not isinstance(values, dict):
         add("competition.yaml: %s must be a mapping of Codabench-only settings" % BLOCK)
         return
-    both = {key.codabench: key.where for key in KEYS if key.level != "block" and key.codabench}
+    # Codabench keys a top-level key of both platforms writes; a key the block owns itself (fact_sheet:
+    # the questions, beside enable_per_submission_metadata which switches them on) is not one of them.
+    both = {key.codabench: key.where for key in KEYS
+            if key.level != "block" and key.codabench and key.codabench not in CODABENCH_KEYS}
     for key in sorted(values, key=str):
         if key == "hide_output":
             add("competition.yaml: %s.hide_output is refused: it also hides the logs where participants read "

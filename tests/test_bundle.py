@@ -283,6 +283,35 @@ def test_build_refuses_a_broken_yaml_with_one_line_each(tmp_path):
     assert "Traceback" not in process.stderr and not (root / "dist").exists()
 
 
+CUSTOM_FACT_SHEET = {
+    "team_name": {"key": "team_name", "type": "text", "title": "Team name", "selection": "",
+                  "is_required": "true", "is_on_leaderboard": "true"},
+    "model_size": {"key": "model_size", "type": "select", "title": "Model size",
+                   "selection": ["small", "large"], "is_required": "false", "is_on_leaderboard": "false"},
+}
+
+
+def test_a_valid_custom_fact_sheet_passes_the_rules():
+    problems = _mutate(lambda c: c["codabench"].update(fact_sheet=copy.deepcopy(CUSTOM_FACT_SHEET)))
+    assert problems == [], problems
+
+
+def test_a_custom_fact_sheet_ends_up_in_the_codabench_yaml(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns(".venv", "dist", "build", ".git", "__pycache__"))
+    config_path = root / "competition.yaml"
+    sheet = yaml.safe_dump({"fact_sheet": CUSTOM_FACT_SHEET}, default_flow_style=False)
+    indented = "".join("  " + line + "\n" for line in sheet.splitlines())
+    text = config_path.read_text(encoding="utf-8").replace("codabench:\n", "codabench:\n" + indented, 1)
+    config_path.write_text(text, encoding="utf-8")
+    process = subprocess.run([sys.executable, str(root / "build_bundle.py"), "--no-check", "--out",
+                              str(tmp_path / "out")], capture_output=True, text=True)
+    assert process.returncode == 0, process.stdout + process.stderr
+    with zipfile.ZipFile(tmp_path / "out" / "competition_bundle.zip") as bundle:
+        v2 = yaml.safe_load(bundle.read("competition.yaml"))
+    assert v2["fact_sheet"] == CUSTOM_FACT_SHEET
+
+
 # --- the starting kit ---------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
