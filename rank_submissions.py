@@ -67,8 +67,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pandas as pd
 
 from ranking import PROGRAM_DIR
-from ranking.downloads import (Entry, discover, fact_sheet_description, method_description, read_descriptions,
-                               read_results_export, read_teams)
+from ranking.downloads import (Entry, discover, download_phase, export_of_phase, fact_sheet_description,
+                               method_description, read_descriptions, read_results_export, read_teams)
 from ranking.figures import heatmap_figure, ranking_figure
 from ranking.labels import load_labels
 from ranking.names import shown, unique_names
@@ -165,6 +165,9 @@ def run(args) -> int:
         raise SystemExit("rank_submissions: --settings %s: no such file" % shown(args.settings))
     found = discover(args.submissions)
     entries = found.entries
+    phase = download_phase(entries, args.submissions)
+    if export is not None:
+        export = export_of_phase(export, phase, args.results)
     described = descriptions_of(args, found, export)
     for entry in entries:
         description = described.get(entry.export_key()) or described.get(entry.owner) or {}

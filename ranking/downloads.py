@@ -31,6 +31,7 @@ import json
 import os
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -73,6 +74,7 @@ class Entry:
     baseline: bool = False
     name: str = ""  # unique, shown: the row's name in every table (set by the tool)
     system: str = ""  # the system's name from a description, when one was given
+    phase: str = ""  # Codabench's phase id (the PhaseId in a bulk name); "" when unknown
 
     def keys(self) -> List[str]:
         """What a --teams CSV may name this submission by."""
@@ -97,7 +99,8 @@ def describe_entry(filename: str) -> Entry:
     match = CODABENCH_ENTRY.match(filename)
     if match:
         identifier, owner = match.group(1), match.group(2)
-        return Entry(identifier, owner, "", platform_id=identifier, owner=owner, order=int(identifier))
+        return Entry(identifier, owner, "", platform_id=identifier, owner=owner, order=int(identifier),
+                     phase=match.group(3))
     match = CODALAB_TEAM_ENTRY.match(filename) or CODALAB_ENTRY.match(filename)
     if match:
         who, number = match.group(1).strip(), match.group(2)
@@ -159,9 +162,9 @@ def discover(path: str) -> Download:
             return found
         for member, name in sorted(zip(members, top), key=lambda pair: pair[0].filename):
             if name == "failed.txt":
-                found.notes.extend(_failed_lines(_read_member(archive, member)))
+                found.notes.extend(_failed_lines(_read_member(archive, member, found.notes)))
             elif _method_file(name):
-                found.descriptions[_method_file(name)] = parse_method_txt(_read_member(archive, member))
+                found.descriptions[_method_file(name)] = parse_method_txt(_read_member(archive, member, found.notes))
             elif name.lower().endswith(".zip") and not _is_platform_extra(name):
                 entry = describe_entry(name)
                 entry.source, entry.member = path, member.filename
@@ -185,12 +188,14 @@ def _method_file(name: str) -> str:
     return who[len("Team "):].strip() if who.startswith("Team ") and who.endswith(" ") else who.strip()
 
 
-def _read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, limit: int = 1 << 20) -> str:
-    """A small text member (at most ``limit`` bytes read), as UTF-8 with replacements."""
+def _read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, notes: List[str], limit: int = 1 << 20) -> str:
+    """A small text member (at most ``limit`` bytes read), as UTF-8 with replacements; "" and a
+    note naming it when it cannot be read (zlib.error: a damaged deflate stream)."""
     try:
         with archive.open(member) as handle:
             return handle.read(limit).decode("utf-8", "replace")
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError):
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError, zlib.error) as error:
+        notes.append("%s: cannot be read from the download (%s)" % (shown(member.filename), error))
         return ""
 
 
@@ -271,6 +276,18 @@ class ExportEntry:
     owner: str
     submission_id: str
     answers: Dict[str, str]
+    phase: str = ""  # the phase id of its board ("<title> - <phase>(<id>)"); "" when unknown
+
+
+BOARD_PHASE = re.compile(r"\((\d+)\)\s*$")
+MAX_EXPORT_MEMBER_BYTES = 50 * 1024 ** 2
+
+
+def _board_phase(title: str) -> str:
+    """The phase id a board's title (or a CSV named after it) ends with: ``Results - Test(77)``."""
+    stem = title[:-4] if title.lower().endswith(".csv") else title
+    match = BOARD_PHASE.search(os.path.basename(stem.replace("\\", "/")))
+    return match.group(1) if match else ""
 
 
 def _answers(value) -> Dict[str, str]:
@@ -298,13 +315,23 @@ def read_results_export(path: str) -> Tuple[List[ExportEntry], List[str]]:
     """Codabench's results export (.json, .csv or .zip of CSVs): one entry per board row."""
     text, warnings = ("", [])
     rows: List[Dict[str, object]] = []
+    phases: List[str] = []  # the phase id of each row's board
     if zipfile.is_zipfile(path):
         try:
             with zipfile.ZipFile(path) as archive:
                 for member in archive.infolist():
-                    if member.filename.lower().endswith(".csv") and member.file_size < 50 * 1024 ** 2:
-                        rows += _export_rows_from_csv(archive.read(member).decode("utf-8-sig", "replace"))
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError) as error:
+                    if not member.filename.lower().endswith(".csv"):
+                        continue
+                    if member.file_size >= MAX_EXPORT_MEMBER_BYTES:
+                        warnings.append("results export %s: %s skipped: %d bytes, at most %d are read"
+                                        % (shown(path), shown(member.filename), member.file_size,
+                                           MAX_EXPORT_MEMBER_BYTES))
+                        continue
+                    found = _export_rows_from_csv(archive.read(member).decode("utf-8-sig", "replace"))
+                    rows += found
+                    phases += [_board_phase(member.filename)] * len(found)
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError,
+                zlib.error) as error:
             raise SystemExit("rank_submissions: results export %s: cannot be read (%s)" % (shown(path), error))
     else:
         text, warnings = read_organiser_text(path, "results export")
@@ -314,13 +341,18 @@ def read_results_export(path: str) -> Tuple[List[ExportEntry], List[str]]:
                 boards = json.loads(stripped)
             except ValueError as error:
                 raise SystemExit("rank_submissions: results export %s: not JSON (%s)" % (shown(path), error))
-            for board in boards.values() if isinstance(boards, dict) else ():
+            for title, board in boards.items() if isinstance(boards, dict) else ():
                 for key, values in (board.items() if isinstance(board, dict) else ()):
                     row = dict(values) if isinstance(values, dict) else {}
                     row["Username"] = key
                     rows.append(row)
+                    phases.append(_board_phase(str(title)))
         else:
             rows = _export_rows_from_csv(text)
+            phases = [_board_phase(path)] * len(rows)  # Codabench names the file after the board
+    if not rows:
+        raise SystemExit("rank_submissions: results export %s: no leaderboard entries (expected Codabench's "
+                         "/api/competitions/<id>/results.json, .csv or .zip of the phase's board)" % shown(path))
     entries = []
     for number, row in enumerate(rows):
         key = str(row.get("Username") or "")
@@ -328,8 +360,35 @@ def read_results_export(path: str) -> Tuple[List[ExportEntry], List[str]]:
         if not owner or not identifier.isdigit():
             raise SystemExit("rank_submissions: results export %s, entry %d: %s is not <owner>-<submission id>"
                              % (shown(path), number + 1, shown(key)))
-        entries.append(ExportEntry(owner, identifier, _answers(row.get("fact_sheet_answers"))))
+        entries.append(ExportEntry(owner, identifier, _answers(row.get("fact_sheet_answers")), phases[number]))
     return entries, warnings
+
+
+def download_phase(entries: List[Entry], path: str) -> str:
+    """The one Codabench phase id of a download's submissions ("" when its names carry none);
+    a download mixing phases is refused (its Development and Test entries would share boards)."""
+    phases = sorted({entry.phase for entry in entries if entry.phase}, key=int)
+    if len(phases) > 1:
+        raise SystemExit("rank_submissions: %s mixes phases (PhaseId %s): download one phase's submissions "
+                         "(the submissions manager filters by phase)" % (shown(path), ", ".join(phases)))
+    return phases[0] if phases else ""
+
+
+def export_of_phase(export: List[ExportEntry], phase: str, path: str) -> List[ExportEntry]:
+    """The results export's entries on the board of ``phase`` (Codabench exports every phase's
+    board unless asked for one with ``?phase=<id>``); ``phase`` "" (a download without phase ids):
+    the export must hold one phase's board."""
+    boards = sorted({entry.phase for entry in export if entry.phase}, key=int)
+    if not phase:
+        if len(boards) > 1:
+            raise SystemExit("rank_submissions: results export %s holds the boards of several phases (ids %s): "
+                             "export one with results.json?phase=<id>" % (shown(path), ", ".join(boards)))
+        return export
+    if boards and phase not in boards:
+        raise SystemExit("rank_submissions: results export %s holds no board of the download's phase %s (its "
+                         "boards: phase ids %s): export it with results.json?phase=%s"
+                         % (shown(path), phase, ", ".join(boards), phase))
+    return [entry for entry in export if entry.phase in (phase, "")]
 
 
 def fact_sheet_description(answers: Dict[str, str]) -> Dict[str, str]:
@@ -412,7 +471,8 @@ def stage(entry: Entry, work: str) -> str:
                         if written > info.file_size:
                             raise KitError("%s: unpacks to more bytes than its header says" % shown_as)
                         target.write(chunk)
-            except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError, ValueError) as error:
+            except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError, ValueError, OSError,
+                    zlib.error) as error:  # zlib.error: a damaged deflate stream
                 raise KitError("%s: cannot be unpacked from the download (%s)" % (shown_as, error)) from None
     try:
         safe_extract(archive_path, res)

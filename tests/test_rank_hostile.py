@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import doctest
 import io
+import json
 import os
 import re
 import sys
@@ -204,3 +205,97 @@ def test_selection_last_best_all_and_the_export():
     ranked, skipped, failed = select(runs, "last", primary, on_board={"a_b-99", "c-8", "a_b-101"})
     assert [s.entry.submission for s in ranked] == ["99", "8"] and len(skipped) == 3
     assert failed[0].problems[-1][1].startswith("on the platform's leaderboard")
+
+
+# --- phases, exports and damaged members ------------------------------------------------------------
+
+def test_an_export_of_every_phase_keeps_the_downloads_phase(setup, tmp_path):  # noqa: F811
+    """Without ?phase=, Codabench exports every phase's board: the Development entries are not
+    reported as missing from a Test download (PhaseId77)."""
+    base, submissions = setup[0], setup[1]
+    bulk = tmp_path / "bulk.zip"
+    with zipfile.ZipFile(bulk, "w") as archive:
+        archive.write(submissions / "random_1.zip", codabench_member(480, "alice_x"))
+        archive.write(submissions / "random_3.zip", codabench_member(483, "bob"))
+    export = {"Results - Development(76)": {"alice_x-300": {}, "carol-301": {}},
+              "Results - Test(77)": {"alice_x-480": {}, "bob-483": {}}}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--results", str(path), "--quiet"]) == 0
+    problems = (out / "problems.csv").read_text(encoding="utf-8")
+    assert "alice_x-300" not in problems and "carol-301" not in problems
+    assert sorted(row["submission"] for row in read_table(out / "t6_st1.csv")) == ["480", "483"]
+
+
+def test_a_download_mixing_phases_or_an_export_of_another_phase_is_one_line(setup, tmp_path, capsys):  # noqa: F811
+    submissions = setup[1]
+    bulk = tmp_path / "bulk.zip"
+    with zipfile.ZipFile(bulk, "w") as archive:
+        archive.write(submissions / "random_1.zip", codabench_member(480, "alice_x"))
+        archive.write(submissions / "random_3.zip", codabench_member(483, "bob").replace("PhaseId77", "PhaseId1"))
+    message = _one_line_exit([str(bulk), "--ref", str(DEV), "--out", str(tmp_path / "out")], capsys)
+    assert "mixes phases (PhaseId 1, 77)" in message
+    single = tmp_path / "single.zip"
+    with zipfile.ZipFile(single, "w") as archive:
+        archive.write(submissions / "random_1.zip", codabench_member(480, "alice_x"))
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"Results - Development(76)": {"alice_x-300": {}}}), encoding="utf-8")
+    message = _one_line_exit([str(single), "--ref", str(DEV), "--out", str(tmp_path / "out"), "--results",
+                              str(path)], capsys)
+    assert "no board of the download's phase 77" in message and "results.json?phase=77" in message
+    assert "scoring" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", ["{}", '{"Results - Test(77)": {}}', "Username,fact_sheet_answers\n", "[]"])
+def test_an_export_without_entries_is_one_line(setup, tmp_path, capsys, content):  # noqa: F811
+    path = tmp_path / "results.json"
+    path.write_text(content, encoding="utf-8")
+    message = _one_line_exit([str(setup[1]), "--ref", str(DEV), "--out", str(tmp_path / "out"), "--results",
+                              str(path)], capsys)
+    assert "no leaderboard entries" in message
+
+
+def test_an_oversized_csv_in_a_zip_export_is_named(tmp_path, monkeypatch):
+    monkeypatch.setattr(ranking.downloads, "MAX_EXPORT_MEMBER_BYTES", 100)
+    path = tmp_path / "results.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("Results - Test(77).csv", "Username,fact_sheet_answers\nalice_x-480,\n")
+        archive.writestr("Results - Development(76).csv", "Username,fact_sheet_answers\n" + "bob-1,\n" * 50)
+    entries, warnings = ranking.downloads.read_results_export(str(path))
+    assert [(e.owner, e.submission_id, e.phase) for e in entries] == [("alice_x", "480", "77")]
+    assert len(warnings) == 1 and "Results - Development(76).csv skipped" in warnings[0]
+
+
+def _corrupt_deflate(path: Path, name: str) -> None:
+    """Flips bytes in the middle of member ``name``'s compressed data."""
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo(name)
+    data = bytearray(path.read_bytes())
+    start = info.header_offset + 30 + len(info.filename.encode("utf-8")) + len(info.extra)
+    for offset in range(start + 10, start + min(info.compress_size, 200) - 10):
+        data[offset] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def test_a_damaged_deflate_stream_is_one_line_naming_the_member(setup, tmp_path):  # noqa: F811
+    from score_locally import KitError
+
+    submissions = setup[1]
+    bulk = tmp_path / "bulk.zip"
+    member = codabench_member(480, "alice_x")
+    with zipfile.ZipFile(bulk, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(member, (submissions / "random_1.zip").read_bytes() * 3)
+        archive.writestr("Team x - 1 method.txt", "method_name: " + "m" * 5000)
+    _corrupt_deflate(bulk, member)
+    _corrupt_deflate(bulk, "Team x - 1 method.txt")
+    found = ranking.downloads.discover(str(bulk))
+    assert any("Team x - 1 method.txt: cannot be read from the download" in note for note in found.notes)
+    (entry,) = found.entries
+    work = tmp_path / "work"
+    work.mkdir()
+    with pytest.raises(KitError) as raised:
+        ranking.downloads.stage(entry, str(work))
+    message = str(raised.value)
+    assert message.startswith(member + ": cannot be unpacked from the download") and "\n" not in message
