@@ -70,7 +70,7 @@ from ranking import PROGRAM_DIR
 from ranking.downloads import (Entry, discover, download_phase, export_of_phase, fact_sheet_description,
                                method_description, read_descriptions, read_results_export, read_teams)
 from ranking.figures import heatmap_figure, ranking_figure
-from ranking.labels import load_labels
+from ranking.labels import load_labels, primary_column
 from ranking.names import shown, unique_names
 from ranking.scoring import TECHNIQUE_TRACKS, Scored, score_all
 from ranking.selection import SELECT_MODES, select, selection_note
@@ -192,8 +192,8 @@ def run(args) -> int:
         TIMINGS["scoring"] = time.perf_counter() - started
         signature = signature_of(args, phase_dir, applied)
     on_board = {"%s-%s" % (e.owner, e.submission_id) for e in export} if export is not None else None
-    primary = LEADERBOARDS[0]
-    ranked, skipped, failed = select(scored, args.select, (primary[1], primary[2], primary[3]), on_board)
+    # --select best: the board's primary column in competition.yaml, as the platform sorts by it
+    ranked, skipped, failed = select(scored, args.select, primary_column(), on_board)
     if on_board is not None:
         present = {s.entry.export_key() for s in scored}
         found.notes += ["on the leaderboard (results export) but not in the download: %s" % shown(key)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from test_rank_submissions import (DEV, codabench_member, compile_tables, overfull_points, read_table,
+from test_rank_submissions import (DEV, codabench_bulk, codabench_member, compile_tables, overfull_points, read_table,
                                    setup)  # noqa: F401 (the fixture)
 
 sys.path.insert(0, str(ROOT))
@@ -299,3 +299,42 @@ def test_a_damaged_deflate_stream_is_one_line_naming_the_member(setup, tmp_path)
         ranking.downloads.stage(entry, str(work))
     message = str(raised.value)
     assert message.startswith(member + ": cannot be unpacked from the download") and "\n" not in message
+
+
+def _nlu_only_yaml(tmp_path) -> Path:
+    import yaml
+
+    document = yaml.safe_load((ROOT / "competition.yaml").read_text(encoding="utf-8"))
+    columns = document["leaderboard"]["columns"]
+    document["leaderboard"]["columns"] = {key: column for key, column in columns.items() if key.startswith("nlu_")}
+    for column in document["leaderboard"]["columns"].values():
+        column.pop("selection_default", None)
+    document["leaderboard"]["columns"]["nlu_score"]["selection_default"] = 1
+    path = tmp_path / "competition.yaml"
+    path.write_text(yaml.safe_dump(document), encoding="utf-8")
+    return path
+
+
+def test_select_best_takes_the_competitions_primary_column(setup, tmp_path, monkeypatch):  # noqa: F811
+    """alice_x's 481 (random_2 without its nlu file) is her best on t6_st1, 480 (random_1) her only
+    nlu score: an nlu-only competition's best is 480."""
+    import ranking.labels
+
+    assert ranking.labels.primary_column() == ("t6_st1", "t6_st1_f1_micro", True)
+    monkeypatch.setattr(ranking.labels, "COMPETITION_YAML", str(_nlu_only_yaml(tmp_path)))
+    assert ranking.labels.primary_column() == ("nlu", "nlu_score", True)
+    folders = setup[2]
+    bulk = tmp_path / "bulk.zip"
+    with zipfile.ZipFile(bulk, "w") as archive:
+        archive.write(setup[1] / "random_1.zip", codabench_member(480, "alice_x"))
+        without_nlu = io.BytesIO()
+        with zipfile.ZipFile(without_nlu, "w") as inner:
+            for path in sorted(folders["random_2"].iterdir()):
+                if not path.name.startswith("aicup2022_nlu"):
+                    inner.write(path, path.name)
+        archive.writestr(codabench_member(481, "alice_x"), without_nlu.getvalue())
+    out = tmp_path / "best"
+    assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--select", "best", "--quiet"]) == 0
+    assert [row["submission"] for row in read_table(out / "nlu.csv")] == ["480"]
+    assert [row["submission"] for row in read_table(out / "not_ranked.csv")] == ["481"]
