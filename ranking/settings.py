@@ -9,20 +9,23 @@ submission the platform scored with ``overlapping_predictions: merge`` would be 
 ``phase_reference(ref, settings)``: the reference folder to score against, and which settings file
 it applies: ``--settings FILE`` when given (over the phase's file), else ``ref/scoring_config.json``
 when present, else ``phase_settings/<name of ref>.json`` when that exists, else none. When a file
-must be added, the folder is a temporary view of ``ref`` (a link to each of its entries) with the
-file in it, so that the scoring program reads the phase's settings exactly as on the platform.
+must be added, the folder is a temporary copy of ``ref`` with the file in it, so that the scoring
+program reads the phase's settings exactly as on the platform. Every file is checked by the scoring
+program's own reader before any scoring.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from typing import List, Optional, Tuple
 
-from scorer.options import CONFIG_NAME
+from scorer.options import CONFIG_NAME, Options, apply_settings
+from scorer.problems import ReferenceDataError
 
-from . import ROOT
+from . import PROGRAM_DIR, ROOT
 from .names import shown
 
 PHASE_SETTINGS_DIR = os.path.join(ROOT, "phase_settings")
@@ -40,6 +43,19 @@ def _read_settings(path: str) -> dict:
     return values
 
 
+def check_settings(files: List[Tuple[str, dict]]) -> None:
+    """The settings files' values (in the order they apply, over the scoring program's own) checked
+    by the scoring program's own reader before any scoring: a bad key or value is one line naming
+    the organiser's file (never the temporary copy the scorer reads)."""
+    try:
+        options = apply_settings(Options(), _read_settings(os.path.join(PROGRAM_DIR, CONFIG_NAME)), CONFIG_NAME) \
+            if os.path.isfile(os.path.join(PROGRAM_DIR, CONFIG_NAME)) else Options()
+        for path, values in files:
+            options = apply_settings(options, values, "settings %s" % shown(path))
+    except ReferenceDataError as error:
+        raise SystemExit("rank_submissions: %s" % error) from None
+
+
 def phase_reference(reference_dir: str, settings_file: Optional[str], work: str) -> Tuple[str, List[str]]:
     """(the folder to score against, the settings files applied over the program's own, in
     order, as shown). ``work``: a folder that lives as long as the scoring."""
@@ -47,22 +63,36 @@ def phase_reference(reference_dir: str, settings_file: Optional[str], work: str)
     phase_file = os.path.join(PHASE_SETTINGS_DIR, os.path.basename(os.path.normpath(reference_dir)) + ".json")
     applied: List[str] = []
     values: dict = {}
+    files: List[Tuple[str, dict]] = []  # (as shown, its values), in the order they apply
     if os.path.isfile(own):
         applied.append(own)
+        files.append((own, _read_settings(own)))
     elif os.path.isfile(phase_file):
-        values.update(_read_settings(phase_file))
+        files.append((os.path.relpath(phase_file, ROOT), _read_settings(phase_file)))
+        values.update(files[-1][1])
         applied.append(os.path.relpath(phase_file, ROOT))
     if settings_file:
         if os.path.isfile(own):
-            values.update(_read_settings(own))
-        values.update(_read_settings(settings_file))
+            values.update(files[0][1])
+        files.append((settings_file, _read_settings(settings_file)))
+        values.update(files[-1][1])
         applied.append(settings_file)
+    check_settings(files)
     if not values:
         return reference_dir, applied
+    # a copy of the gold beside the settings (a symbolic link needs a privilege on Windows)
     view = tempfile.mkdtemp(prefix="phase-reference-", dir=work)
     for name in sorted(os.listdir(reference_dir)):
         if name != CONFIG_NAME:
-            os.symlink(os.path.join(os.path.abspath(reference_dir), name), os.path.join(view, name))
+            source = os.path.join(os.path.abspath(reference_dir), name)
+            try:
+                if os.path.isdir(source):
+                    shutil.copytree(source, os.path.join(view, name))
+                else:
+                    shutil.copyfile(source, os.path.join(view, name))
+            except (OSError, shutil.Error) as error:
+                raise SystemExit("rank_submissions: --ref %s: %s cannot be read (%s)"
+                                 % (shown(reference_dir), shown(name), error)) from None
     with open(os.path.join(view, CONFIG_NAME), "w", encoding="utf-8") as handle:
         json.dump(values, handle, sort_keys=True)
     return view, applied

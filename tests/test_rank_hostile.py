@@ -338,3 +338,18 @@ def test_select_best_takes_the_competitions_primary_column(setup, tmp_path, monk
                                   "--select", "best", "--quiet"]) == 0
     assert [row["submission"] for row in read_table(out / "nlu.csv")] == ["480"]
     assert [row["submission"] for row in read_table(out / "not_ranked.csv")] == ["481"]
+
+
+@pytest.mark.parametrize("values,fragment", [
+    ({"overlapping_predictions": "merg"}, 'overlapping_predictions must be "error", "merge" or "keep"'),
+    ({"overlaping_predictions": "merge"}, "unknown setting overlaping_predictions"),
+    ({"max_file_bytes": -1}, "max_file_bytes must be a positive integer"),
+])
+def test_a_bad_settings_file_is_one_line_naming_it_before_any_scoring(setup, tmp_path, capsys, values,
+                                                                      fragment):  # noqa: F811
+    path = tmp_path / "my_settings.json"
+    path.write_text(json.dumps(values), encoding="utf-8")
+    message = _one_line_exit([str(setup[1]), "--ref", str(DEV), "--out", str(tmp_path / "out"), "--settings",
+                              str(path)], capsys)
+    assert message.startswith("rank_submissions: settings %s: " % path) and fragment in message, message
+    assert "phase-reference-" not in message and "scoring" not in capsys.readouterr().err

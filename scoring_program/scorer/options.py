@@ -100,15 +100,21 @@ def _overrides(path: str) -> Dict[str, Any]:
             values = json.load(handle)
     except (OSError, ValueError) as error:
         raise ReferenceDataError(["%s: cannot read the settings (%s)" % (path, error)]) from None
+    return values
+
+
+def apply_settings(options: Options, values: Any, source: str) -> Options:
+    """``options`` with a settings file's ``values`` (its JSON) over them, checked; every problem
+    a ReferenceDataError naming ``source``."""
     if not isinstance(values, dict):
-        raise ReferenceDataError(["%s: expected a JSON object of settings" % path])
+        raise ReferenceDataError(["%s: expected a JSON object of settings" % source])
     known = set(Options._fields)
-    unknown = sorted(set(values) - known - {"_comment"})
+    unknown = sorted(set(map(str, values)) - known - {"_comment"})
     if unknown:
         raise ReferenceDataError(["%s: unknown setting %s; known settings: %s"
-                                  % (path, ", ".join(unknown), ", ".join(sorted(known)))])
-    values.pop("_comment", None)
-    return values
+                                  % (source, ", ".join(unknown), ", ".join(sorted(known)))])
+    values = {name: value for name, value in values.items() if name != "_comment"}
+    return _check(options.replace(**values), source)
 
 
 def load_options(program_dir: str, reference_dir: str) -> Options:
@@ -117,7 +123,7 @@ def load_options(program_dir: str, reference_dir: str) -> Options:
     for folder in (program_dir, reference_dir):
         path = os.path.join(folder, CONFIG_NAME)
         if os.path.isfile(path):
-            options = _check(options.replace(**_overrides(path)), path)
+            options = apply_settings(options, _overrides(path), path)
     return options
 
 
