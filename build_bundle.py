@@ -53,7 +53,7 @@ from bundle.gold import GoldError, check_gold  # noqa: E402
 from bundle.platforms import (V15_YAML, V2_YAML, competition_tracks, date_lines, edition, ignored_keys,  # noqa: E402
                               solution_name, sorted_phases, v15_yaml, v2_yaml)
 from bundle.public_data import derive_public_data, public_ids  # noqa: E402
-from bundle.rules import left_out, phase_folder, validate  # noqa: E402
+from bundle.rules import left_out, pages_to_edit, phase_folder, validate  # noqa: E402
 from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
 from bundle.zips import folder_entries, is_junk, write_zip  # noqa: E402
@@ -368,6 +368,9 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
             raise BuildError(problems)
         editions = [(track, [track]) for track in tracks] if per_track else [(None, tracks)]
         for track, chosen in editions:
+            # the pages and the title are the organiser's prose: say which lines count tracks not hosted
+            for line in pages_to_edit(config, PAGES, chosen, TRACKS):
+                print("note%s: %s" % (" (track %s)" % track.name if track else "", line))
             edition_work = os.path.join(work, track.name if track else "all")
             if track is not None:
                 edition_ref = os.path.join(edition_work, "reference")

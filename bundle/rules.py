@@ -332,3 +332,45 @@ def left_out(config: Dict[str, Any], reference_root: str, tracks) -> List[str]:
                 lines.append("phase %s: %s is gold of track %s, which has no column in competition.yaml: left out of "
                              "the upload (add its columns to host the track)" % (phase.get("label"), gold, track.name))
     return lines
+
+
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve")
+
+
+def pages_to_edit(config: Dict[str, Any], pages_dir: str, chosen, tracks) -> List[str]:
+    """One line per page (and the title) naming the lines that speak of tracks a competition of
+    ``chosen`` does not host: the count of all ``tracks`` ("six", or "6 tracks"), "any subset"
+    when one track is hosted, a left-out track's name or file. The pages are the organiser's
+    prose: the build does not rewrite them, it says which lines to edit ([] when every track is
+    hosted)."""
+    if len(chosen) == len(tracks):
+        return []
+    count = len(tracks)
+    patterns = [r"\b%d\b(?=\W+(?:[\w-]+\W+){0,2}tracks?\b)" % count]  # "6 tracks", not "Task 6"
+    if count < len(NUMBER_WORDS):
+        patterns.append(r"\b%s\b" % NUMBER_WORDS[count])
+    if len(chosen) == 1:
+        patterns.append(r"\bany subset\b")
+    for track in tracks:
+        if track not in chosen:
+            patterns += [r"\b%s\b" % re.escape(track.name), re.escape(track.filename)]
+    found = re.compile("|".join(patterns), re.I)
+    hosted = ", ".join(track.name for track in chosen)
+    lines = []
+    if found.search(str(config.get("title", ""))):
+        lines.append("competition.yaml: title %r speaks of all %d tracks; this competition hosts %d (%s): edit it"
+                     % (str(config["title"]), count, len(chosen), hosted))
+    for page, file_name in sorted((config.get("html") or {}).items(), key=lambda item: str(item[0])):
+        try:
+            with open(os.path.join(pages_dir, str(file_name)), encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError):
+            continue  # validate() says why
+        numbers = [str(number) for number, line in enumerate(text.splitlines(), 1) if found.search(line)]
+        if numbers:
+            lines.append("pages/%s: line%s %s speak%s of all %d tracks or of a track this competition does not host "
+                         "(it hosts %d: %s): edit %s" % (file_name, "s" if len(numbers) > 1 else "", ", ".join(numbers),
+                                                         "" if len(numbers) > 1 else "s", count, len(chosen), hosted,
+                                                         "them" if len(numbers) > 1 else "it"))
+    return lines

@@ -596,3 +596,21 @@ def test_the_kit_readme_zip_command_works_without_a_shell_glob(kit, tmp_path):
     checked = _kit_run(kit, tmp_path, "check_format.py", tmp_path / "submission.zip")
     assert checked.returncode == 0, checked.stderr
     assert "## The Test phase" in readme and "refused in Test" in readme
+
+
+def test_a_competition_of_fewer_tracks_names_the_page_lines_to_edit(built):
+    from bundle.rules import pages_to_edit
+
+    _, stdout = built
+    assert "speak of all" not in stdout and "speaks of all" not in stdout  # every track hosted: no note
+    config = load_config()
+    nlu = [track for track in TRACKS if track.name == "nlu"]
+    lines = pages_to_edit(config, str(ROOT / "pages"), nlu, TRACKS)
+    overview = next(line for line in lines if line.startswith("pages/overview.html: "))
+    numbers = overview.split(": lines ")[1].split(" speak")[0].split(", ")
+    text = (ROOT / "pages" / "overview.html").read_text(encoding="utf-8").splitlines()
+    assert "1" in numbers and "2" in numbers  # "Six shared-task tracks", "any subset"
+    assert [n for n in numbers if "t6_st1" in text[int(n) - 1]]  # a track this competition does not host
+    assert not [n for n in numbers if "aicup2022_nlu.csv" in text[int(n) - 1]]  # its own row stays
+    assert any(line.startswith("competition.yaml: title ") for line in lines)
+    assert pages_to_edit(config, str(ROOT / "pages"), TRACKS, TRACKS) == []
