@@ -124,8 +124,14 @@ def check_out(path: str) -> None:
 
 def name_rows(ranked: Sequence[Scored]) -> None:
     """Each ranked row's name: its team, with the submission when the team has several rows;
-    unique (``names.unique_names``)."""
-    teams = [shown(s.entry.team) for s in ranked]
+    a team name a participant gave (fact sheet, method.txt) that is another row's owner or
+    platform team name also says whose it is, ``team (owner)``, so that no one ranks under
+    another's name; unique (``names.unique_names``)."""
+    taken = {shown(s.entry.owner) for s in ranked if s.entry.owner} | \
+        {shown(s.entry.team) for s in ranked if not s.entry.claimed}
+    teams = [shown(s.entry.team) if not (s.entry.claimed and shown(s.entry.team) in taken
+                                         and s.entry.team != s.entry.owner)
+             else "%s (%s)" % (shown(s.entry.team), shown(s.entry.owner)) for s in ranked]
     names = [team if teams.count(team) == 1 or s.entry.baseline else "%s [%s]" % (team, shown(s.entry.submission))
              for team, s in zip(teams, ranked)]
     for scored, name in zip(ranked, unique_names(names)):
@@ -173,8 +179,9 @@ def run(args) -> int:
         description = described.get(entry.export_key()) or described.get(entry.owner) or {}
         entry.system = description.get("system", "")
         # the team's name: from --teams, else the one its fact sheet gives, else the platform's
-        entry.team = next((teams[key] for key in entry.keys() if key in teams), None) or \
-            description.get("team") or entry.team
+        organisers = next((teams[key] for key in entry.keys() if key in teams), None)
+        entry.claimed = not organisers and bool(description.get("team"))
+        entry.team = organisers or description.get("team") or entry.team
     for name, path in args.baseline:
         entries.append(Entry(name, name, os.path.abspath(path), baseline=True))
     if not entries:
@@ -203,12 +210,16 @@ def run(args) -> int:
     labels, titles = load_labels()
     report = Report(signature, labels, titles, args.resamples,
                     selection_note(args.select, found.platform, export is not None), settings,
-                    failed=[(s.entry.team, s.entry.submission, s.problems[0][0], s.problems[0][1]) for s in failed],
-                    skipped=[(s.entry.team, s.entry.submission, why) for s, why in skipped], notes=list(found.notes))
+                    failed=[(s.entry.team, s.entry.owner, s.entry.submission, s.problems[0][0], s.problems[0][1])
+                            for s in failed],
+                    skipped=[(s.entry.team, s.entry.owner, s.entry.submission, why) for s, why in skipped],
+                    notes=list(found.notes))
+    described_rows = [(s, description) for s in ranked if not s.entry.baseline
+                      for description in [described.get(s.entry.export_key()) or described.get(s.entry.owner)]
+                      if description]
     rows = [{"Team": s.entry.name, "System": description.get("system", "") or s.entry.submission,
              "Description": description.get("description", ""), "External data": description.get("external data", "")}
-            for s in ranked if not s.entry.baseline
-            for description in [described.get(s.entry.export_key()) or described.get(s.entry.owner)] if description]
+            for s, description in described_rows]
     if rows:
         report.descriptions = pd.DataFrame(rows, columns=["Team", "System", "Description", "External data"])
 
@@ -254,14 +265,16 @@ def run(args) -> int:
 
     TIMINGS["figures"] = time.perf_counter() - started
     write_csv(os.path.join(out, "problems.csv"),
-              pd.DataFrame([(shown(t), shown(s), k, p) for t, s, k, p in report.failed]
-                           + [("", "", "", note) for note in report.notes],
-                           columns=["team", "submission", "track", "problem"]), signature)
+              pd.DataFrame([(shown(t), shown(o), shown(s), k, p) for t, o, s, k, p in report.failed]
+                           + [("", "", "", "", note) for note in report.notes],
+                           columns=["team", "owner", "submission", "track", "problem"]), signature)
     write_csv(os.path.join(out, "not_ranked.csv"),
-              pd.DataFrame([(shown(t), shown(s), w) for t, s, w in report.skipped],
-                           columns=["team", "submission", "why"]), signature)
+              pd.DataFrame([(shown(t), shown(o), shown(s), w) for t, o, s, w in report.skipped],
+                           columns=["team", "owner", "submission", "why"]), signature)
     if report.descriptions is not None:
-        write_csv(os.path.join(out, "participants.csv"), report.descriptions.map(lambda v: shown(v, 10000)), signature)
+        participants = report.descriptions.copy()
+        participants.insert(1, "Owner", [s.entry.owner for s, _ in described_rows])  # the platform's account
+        write_csv(os.path.join(out, "participants.csv"), participants.map(lambda v: shown(v, 10000)), signature)
     write_text(os.path.join(out, "results.md"), markdown(boards, keys_of, report))
     write_text(os.path.join(out, "results.tex"), latex(boards, keys_of, report))
     write_text(os.path.join(out, "index.html"), index_html(boards, figures, technique_tracks, report))

@@ -75,6 +75,7 @@ class Entry:
     name: str = ""  # unique, shown: the row's name in every table (set by the tool)
     system: str = ""  # the system's name from a description, when one was given
     phase: str = ""  # Codabench's phase id (the PhaseId in a bulk name); "" when unknown
+    claimed: bool = False  # the team name is the participant's own (fact sheet, method.txt)
 
     def keys(self) -> List[str]:
         """What a --teams CSV may name this submission by."""

@@ -46,8 +46,9 @@ class Report:
     resamples: int
     selection: str  # the sentence saying which submissions are the rows
     settings: str  # the sentence saying which phase settings were applied
-    failed: List[Tuple[str, str, str, str]] = field(default_factory=list)  # (team, submission, track, problem)
-    skipped: List[Tuple[str, str, str]] = field(default_factory=list)  # (team, submission, why not ranked)
+    # (team, owner, submission, track, problem)
+    failed: List[Tuple[str, str, str, str, str]] = field(default_factory=list)
+    skipped: List[Tuple[str, str, str, str]] = field(default_factory=list)  # (team, owner, submission, why not ranked)
     notes: List[str] = field(default_factory=list)
     descriptions: Optional[pd.DataFrame] = None  # team, system, description, external data
 
@@ -94,7 +95,8 @@ def board_frame(board: Board, all_keys: Sequence[str]) -> pd.DataFrame:
     records = []
     for i, scored in enumerate(board.rows):
         entry = scored.entry
-        record = {"name": entry.name, "team": shown(entry.team), "submission": shown(entry.submission),
+        record = {"name": entry.name, "team": shown(entry.team), "owner": shown(entry.owner),
+                  "submission": shown(entry.submission),
                   "system": shown(entry.system), "baseline": "yes" if entry.baseline else ""}
         scores = scored.scores[board.track]
         for key in all_keys:
@@ -173,6 +175,11 @@ def _md_align(frame: pd.DataFrame) -> List[str]:
 DESCRIPTION_LIMIT = 600  # characters of a system description shown in the tables
 
 
+def _with_owner(team: str, owner: str) -> str:
+    """A team as the appendix names it: with the platform's owner when they differ."""
+    return team if not owner or owner == team else "%s (owner %s)" % (team, owner)
+
+
 def _appendix_frames(report: Report, text, long_text, prose=None) -> List[Tuple[str, pd.DataFrame]]:
     """(title, frame) of the participants' descriptions, the submissions not ranked and those not
     scored; ``text`` renders a name, ``long_text`` a description, ``prose`` a reason or problem."""
@@ -185,10 +192,11 @@ def _appendix_frames(report: Report, text, long_text, prose=None) -> List[Tuple[
             frame[column] = [render(v) for v in frame[column]]
         frames.append(("Participants", frame))
     if report.skipped:
-        frames.append(("Not ranked", pd.DataFrame([[text(t), text(s), prose(w)] for t, s, w in report.skipped],
+        frames.append(("Not ranked", pd.DataFrame([[text(_with_owner(t, o)), text(s), prose(w)]
+                                                   for t, o, s, w in report.skipped],
                                                   columns=["Team", "Submission", "Why"])))
     if report.failed or report.notes:
-        rows = [[text(t), text(s), text(k or "submission"), prose(p)] for t, s, k, p in report.failed]
+        rows = [[text(_with_owner(t, o)), text(s), text(k or "submission"), prose(p)] for t, o, s, k, p in report.failed]
         rows += [["", "", "", prose(note)] for note in report.notes]
         frames.append(("Not scored", pd.DataFrame(rows, columns=["Team", "Submission", "Track", "Problem"])))
     return frames
@@ -369,12 +377,12 @@ def index_html(boards: Sequence[Board], figures: Dict[str, str], technique_track
                                                for b in boards))
     for board in boards:
         direction = "higher" if board.higher_is_better else "lower"
-        header = [("Rank", False), ("Team", True), (report.labels[board.key], False), ("95% CI", False),
-                  ("Rank range", False), ("Group", False), ("System", True)]
+        header = [("Rank", False), ("Team", True), ("Owner", True), (report.labels[board.key], False),
+                  ("95% CI", False), ("Rank range", False), ("Group", False), ("System", True)]
         rows = []
         for i, scored in enumerate(board.rows):
             rows.append(("baseline" if scored.entry.baseline else "", [
-                str(int(board.rank[i])), e(team_label(scored)), _fmt(board.scores[i]),
+                str(int(board.rank[i])), e(team_label(scored)), e(shown(scored.entry.owner)), _fmt(board.scores[i]),
                 "[%s,&nbsp;%s]" % (_fmt(board.ci[i, 0]), _fmt(board.ci[i, 1])),
                 "%d–%d" % tuple(board.rank_range[i]), str(int(board.group[i])),
                 e(shown(scored.entry.system or scored.entry.submission))]))

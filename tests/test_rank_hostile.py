@@ -353,3 +353,31 @@ def test_a_bad_settings_file_is_one_line_naming_it_before_any_scoring(setup, tmp
                               str(path)], capsys)
     assert message.startswith("rank_submissions: settings %s: " % path) and fragment in message, message
     assert "phase-reference-" not in message and "scoring" not in capsys.readouterr().err
+
+
+def test_a_fact_sheet_team_name_never_hides_the_owner(setup, tmp_path):  # noqa: F811
+    """mallory's fact sheet claims the team name "bob", bob's own account: mallory's row says
+    whose it is, and every CSV and the HTML name the owner."""
+    submissions = setup[1]
+    bulk = tmp_path / "bulk.zip"
+    with zipfile.ZipFile(bulk, "w") as archive:
+        archive.write(submissions / "random_1.zip", codabench_member(480, "mallory"))
+        archive.write(submissions / "random_3.zip", codabench_member(483, "bob"))
+        archive.write(submissions / "broken.zip", codabench_member(484, "bob"))
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"Results - Test(77)": {
+        "mallory-480": {"fact_sheet_answers": {"team_name": "bob", "system_name": "M"}},
+        "bob-483": {"fact_sheet_answers": {"team_name": "Bob's team", "system_name": "B"}}}}), encoding="utf-8")
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--results", str(path), "--quiet"]) == 0
+    rows = read_table(out / "t6_st1.csv")
+    assert sorted((row["name"], row["team"], row["owner"]) for row in rows) == [
+        ("Bob's team", "Bob's team", "bob"), ("bob (mallory)", "bob", "mallory")]
+    # 484 is on no board: no fact sheet names it, its team is the account
+    assert [(row["team"], row["owner"], row["submission"]) for row in read_table(out / "problems.csv")
+            if row["team"]] == [("bob", "bob", "484")]
+    assert sorted((row["Team"], row["Owner"]) for row in read_table(out / "participants.csv")) == [
+        ("Bob's team", "bob"), ("bob (mallory)", "mallory")]
+    html = (out / "index.html").read_text(encoding="utf-8")
+    assert "<th class=\"l\">Owner</th>" in html and "<td class=\"l\">mallory</td>" in html
