@@ -17,20 +17,18 @@ from __future__ import annotations
 import unicodedata
 from typing import Dict, List, Sequence
 
-# Characters that reorder or hide text (bidirectional controls, zero-width marks): shown escaped,
-# as a control character is, so that a name cannot make another cell read backwards.
-BIDI_AND_INVISIBLE = frozenset("\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                               "\u2060\u2066\u2067\u2068\u2069\ufeff")
+from scorer.submission import safe_name
+
 SHOWN_LIMIT = 80  # characters of a name shown; a longer one is cut and says its length
 
 
 def shown(text: str, limit: int = SHOWN_LIMIT) -> str:
-    """``text`` as every output shows it: control, bidirectional-control and other non-printable
-    characters escaped visibly (``\\x1b``, ``\\u202e``, as the scorer's ``safe_name``), bytes
-    that are not UTF-8 as ``\\xff``, a long name cut with its length."""
-    text = str(text).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    text = "".join(ascii(c)[1:-1] if (not c.isprintable() or c in BIDI_AND_INVISIBLE) else c for c in text)
-    return text if len(text) <= limit else "%s... (%d characters)" % (text[:limit], len(text))
+    """``text`` as every output shows it: the scoring program's own ``safe_name``, so that a name
+    reads the same in the scorer's messages and in the organisers' tables: characters that are not
+    printable escaped visibly (``\\x1b``; bidirectional controls and zero-width marks are format
+    characters, Cf, so ``\\u202e``), bytes that are not UTF-8 as ``\\xff``, a long name cut with
+    its length."""
+    return safe_name(str(text), limit)
 
 
 CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
