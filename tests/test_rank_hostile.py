@@ -212,7 +212,7 @@ def test_selection_last_best_all_and_the_export():
 def test_an_export_of_every_phase_keeps_the_downloads_phase(setup, tmp_path):  # noqa: F811
     """Without ?phase=, Codabench exports every phase's board: the Development entries are not
     reported as missing from a Test download (PhaseId77)."""
-    base, submissions = setup[0], setup[1]
+    submissions = setup[1]
     bulk = tmp_path / "bulk.zip"
     with zipfile.ZipFile(bulk, "w") as archive:
         archive.write(submissions / "random_1.zip", codabench_member(480, "alice_x"))
