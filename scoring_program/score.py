@@ -61,6 +61,21 @@ def _items_dir(argv):
     return None
 
 
+def _unwritable(folder):
+    """Why ``folder`` cannot receive the per-item files ('' when it can; made when missing)."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        return "exists and is not a folder"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        probe = os.path.join(folder, ".score-py-write-test")
+        with open(probe, "w"):
+            pass
+        os.remove(probe)
+    except OSError as error:
+        return "cannot be written (%s)" % (error.strerror or error)
+    return ""
+
+
 def _keep_traceback(items_dir):
     if items_dir is None:
         return
@@ -80,6 +95,11 @@ def run(argv, items_dir=None):
     if len(argv) not in (3, 5) or (len(argv) == 5 and argv[3] != "--items"):
         print(USAGE, file=sys.stderr)
         return 2
+    if items_dir is not None:
+        problem = _unwritable(items_dir)
+        if problem:
+            print("--items %s %s; choose another folder" % (items_dir, problem), file=sys.stderr)
+            return 2
     from scorer.registry import TRACKS
     from scorer.submission import locate_submission
     input_dir, output_dir = argv[1], argv[2]
