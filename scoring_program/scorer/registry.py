@@ -26,11 +26,13 @@ class Track:
     ``lower_is_better`` (keys ranked ascending), ``leaderboards`` ((name, key) of each ranking
     in the organisers' results; their keys are the ones the detailed results mark as ranked),
     ``pooled_keys`` (keys the results tool may compute from the techniques pooled; optional
-    ``POOLED_KEYS``, none by default), ``title``; ``implementation()`` is the module (``score``, ``item_statistics``, ``aggregate``, ...).
+    ``POOLED_KEYS``, none by default), ``title``, ``item_error`` and ``item_error_measure`` (the
+    local error analysis's error of one item, from its statistics' totals; optional ``item_error``
+    and ``ITEM_ERROR``); ``implementation()`` is the module (``score``, ``item_statistics``, ``aggregate``, ...).
     """
 
     __slots__ = ("name", "filename", "gold_names", "keys", "lower_is_better", "leaderboards", "pooled_keys",
-                 "title", "_module")
+                 "title", "item_error", "item_error_measure", "_module")
 
     def __init__(self, module: ModuleType) -> None:
         self.name: str = module.NAME
@@ -43,6 +45,11 @@ class Track:
             raise AssertionError("%s: a leaderboard key is not in KEYS" % self.name)  # a bug of the module
         self.pooled_keys: FrozenSet[str] = frozenset(getattr(module, "POOLED_KEYS", ()))
         self.title: str = module.TITLE
+        # The local error analysis's order of the items of a track that is neither a span nor a
+        # multilabel track: ``item_error(totals)`` of one item's statistics, and what it measures
+        # (optional ``item_error`` and ``ITEM_ERROR``).
+        self.item_error: Optional[Callable] = getattr(module, "item_error", None)
+        self.item_error_measure: str = getattr(module, "ITEM_ERROR", "")
         self._module = module
 
     def find_gold(self, reference_dir: str) -> Optional[str]:

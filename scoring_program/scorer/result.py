@@ -65,15 +65,27 @@ class TechniqueRow:
 
 
 class ItemView:
-    """One item as the local error analysis shows it: its text (None when the gold has none) and
-    both sides, as (technique, start, end) spans (span tracks) or labels (multilabel tracks)."""
+    """One item as the local error analysis shows it.
 
-    __slots__ = ("text", "gold", "predicted")
+    Span and multilabel tracks: its ``text`` (None when the gold has none) and both sides, as
+    (technique, start, end) spans or labels (``gold``, ``predicted``). Other tracks give
+    ``marked``: texts as (label, pieces), each piece (kind, text, title) with kind "" (plain),
+    "b" (in both), "g" (gold only), "p" (predicted only) or "h" (a partial match), the title
+    naming what the piece is; ``facts``: (name, value) lines; ``table``: (header, rows) of texts.
+    """
 
-    def __init__(self, text: Optional[str], gold: List[Any], predicted: List[Any]) -> None:
+    __slots__ = ("text", "gold", "predicted", "marked", "facts", "table")
+
+    def __init__(self, text: Optional[str], gold: List[Any], predicted: List[Any],
+                 marked: Optional[List[Tuple[str, List[Tuple[str, str, str]]]]] = None,
+                 facts: Optional[List[Tuple[str, str]]] = None,
+                 table: Optional[Tuple[List[str], List[List[str]]]] = None) -> None:
         self.text = text
         self.gold = gold
         self.predicted = predicted
+        self.marked = marked
+        self.facts = [] if facts is None else facts
+        self.table = table
 
 
 class TrackResult:

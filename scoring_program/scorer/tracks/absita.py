@@ -15,14 +15,14 @@ import math
 import os
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
 from ..problems import Problems, clip, describe, reading_reference
 from ..readers import MAX_LINE_BYTES, iter_ndjson
 from ..records import check_duplicates, check_id_sets, record_limit
-from ..result import TrackResult
+from ..result import ItemView, TrackResult
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -75,9 +75,18 @@ def words(term: str) -> FrozenSet[str]:
 def maximum_matching(left: Sequence[Hashable], right: Sequence[Hashable],
                      compatible) -> int:
     """Size of a maximum one-to-one matching between ``left`` and ``right`` (augmenting paths)."""
+    return sum(1 for owner in matching(left, right, compatible) if owner is not None)
+
+
+def matching(left: Sequence[Hashable], right: Sequence[Hashable], compatible) -> List[Optional[int]]:
+    """A maximum one-to-one matching: for each element of ``right``, the index in ``left`` of its
+    partner, or None."""
     adjacency = [[j for j, b in enumerate(right) if compatible(a, b)] for a in left]
     owner: List[Optional[int]] = [None] * len(right)
-    return sum(1 for i in range(len(left)) if adjacency[i] and _augment(i, set(), adjacency, owner))
+    for i in range(len(left)):
+        if adjacency[i]:
+            _augment(i, set(), adjacency, owner)
+    return owner
 
 
 def _augment(i: int, seen: Set[int], adjacency: List[List[int]], owner: List[Optional[int]]) -> bool:
@@ -360,7 +369,133 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         track="absita", title=TITLE, scores=scores, details=details, notes=notes, warnings=problems.warnings,
         private=[{"id_sentence": identifier, "ate": vars(s.ate), "absa": vars(s.absa),
                   "squared_error": s.squared_error} for identifier, s in per_review],
+        item_view=_item_view(gold_path, submission_path, name, options, gold_by_id),
     )
+
+
+# --- the local error analysis (score.py --items only) ---------------------------------------------
+
+ITEM_ERROR = ("unmatched aspect terms (ATE) + unmatched (term, polarity) pairs (ABSA), a partial match "
+              "counting half on each side, + |predicted − gold score|")
+POLARITY_NAMES = {(1, 0): "positive", (0, 1): "negative", (0, 0): "neutral", (1, 1): "mixed"}
+
+
+def item_error(totals: Totals) -> float:
+    """The error analysis's error of one review (the totals of its one row)."""
+    error = math.sqrt(totals["squared_error"])
+    for task in ("ate", "absa"):
+        matched = totals[task + "_exact"] + 0.5 * totals[task + "_partial"]
+        error += totals[task + "_predicted"] + totals[task + "_gold"] - 2 * matched
+    return error
+
+
+def term_matches(predicted: Sequence[Hashable], gold: Sequence[Hashable], compatible
+                 ) -> Tuple[Dict[Hashable, str], Dict[Hashable, str]]:
+    """How each distinct predicted and gold term matched, as ``term_counts`` counts them:
+    "exact", "partial" (with its partner, one-to-one) or "" (none)."""
+    predicted_set, gold_set = set(predicted), set(gold)
+    exact = predicted_set & gold_set
+    rest_predicted = sorted(predicted_set - exact, key=repr)
+    rest_gold = sorted(gold_set - exact, key=repr)
+    of_predicted = {term: "exact" for term in exact}
+    of_gold = {term: "exact" for term in exact}
+    for j, i in enumerate(matching(rest_gold, rest_predicted, compatible)):
+        if i is not None:
+            of_predicted[rest_predicted[j]] = "partial"
+            of_gold[rest_gold[i]] = "partial"
+    return of_predicted, of_gold
+
+
+def _item_view(gold_path: str, submission_path: str, name: str, options: Options,
+               gold_by_id: Dict[str, Review]) -> Callable[[str], ItemView]:
+    """Per review: its text with the gold aspect terms (at their positions) and the predicted ones
+    (found in the text) marked exact, partial, missed or false; a table of the terms with their
+    polarities; the gold and predicted score. The gold's texts and the submission are read again,
+    once, on the first view (scoring keeps neither)."""
+    loaded: Dict[str, Any] = {}
+
+    def load() -> Dict[str, Any]:
+        if not loaded:
+            loaded["gold"] = {value.get(ID_FIELD): value for _, value in iter_ndjson(gold_path, name, None, None)
+                              if isinstance(value, dict)}
+            loaded["predicted"] = {review.identifier: review for review in parse_reviews(
+                submission_path, name, options.max_file_bytes, Problems(name), False,
+                options.max_spans_per_document)}
+        return loaded
+
+    def view(identifier: str) -> ItemView:
+        data = load()
+        gold, raw = gold_by_id[identifier], data["gold"].get(identifier, {})
+        prediction = data["predicted"][identifier]
+        gold_terms = [normalise(term) for term in gold.aspects or ()]
+        predicted_terms = [normalise(term) for term in prediction.aspects or ()]
+        ate_predicted, ate_gold = term_matches(predicted_terms, gold_terms, _share_word)
+        gold_pairs = list(zip(gold_terms, gold.polarities or ()))
+        predicted_pairs = list(zip(predicted_terms, prediction.polarities or ()))
+        absa_predicted, absa_gold = term_matches(predicted_pairs, gold_pairs, _share_word) \
+            if prediction.polarities is not None else ({}, {})
+        text = raw.get("sentence") if isinstance(raw.get("sentence"), str) else None
+        rows = []
+        for side, terms, originals, polarities, ate, absa in (
+                ("gold", gold_terms, gold.aspects or [], gold.polarities or [], ate_gold, absa_gold),
+                ("predicted", predicted_terms, prediction.aspects or [], prediction.polarities, ate_predicted,
+                 absa_predicted)):
+            unmatched = "missed" if side == "gold" else "false"
+            for k, (term, original) in enumerate(zip(terms, originals)):
+                polarity = polarities[k] if polarities is not None else None
+                absa_match = "—" if prediction.polarities is None else absa.get((term, polarity)) or unmatched
+                rows.append([side, original, POLARITY_NAMES.get(polarity, "—"), ate.get(term) or unmatched,
+                             absa_match])
+        marked = [("review", _marked_review(text, raw.get("aspects_position"), gold.aspects or [], ate_gold,
+                                            prediction.aspects or [], ate_predicted))] if text is not None else []
+        score = "%s / %s" % (_number(gold.score), "—" if prediction.score is None else _number(prediction.score))
+        return ItemView(text, [], [], marked=marked, facts=[("score (gold / predicted)", score)],
+                        table=(["side", "term", "polarity", "ATE match", "ABSA match"], rows))
+    return view
+
+
+def _number(value: Optional[float]) -> str:
+    return "—" if value is None else ("%.4f" % value).rstrip("0").rstrip(".")
+
+
+KIND_OF_MATCH = {"exact": "b", "partial": "h", "missed": "g", "false": "p"}
+
+
+def _marked_review(text: str, positions: Any, gold_aspects: Sequence[str], gold_matches: Dict[Hashable, str],
+                   predicted_aspects: Sequence[str], predicted_matches: Dict[Hashable, str]
+                   ) -> List[Tuple[str, str, str]]:
+    """The review as pieces: each character of a gold term (at its ``aspects_position``, or its
+    first occurrence) marked by how the term matched, and of a predicted term (its first
+    occurrence, case ignored) where no gold term is."""
+    marks: List[Optional[Tuple[str, str]]] = [None] * len(text)
+    lowered = text.lower()
+
+    def place(start: int, end: int, kind: str, title: str, over: bool) -> None:
+        for k in range(max(0, start), min(end, len(text))):
+            if marks[k] is None or over:
+                marks[k] = (kind, title) if marks[k] is None else (marks[k][0], marks[k][1] + "; " + title)
+
+    for k, term in enumerate(gold_aspects):
+        match = gold_matches.get(normalise(term)) or "missed"
+        span = positions[k] if isinstance(positions, list) and k < len(positions) else None
+        if not (isinstance(span, list) and len(span) == 2 and all(type(v) is int for v in span)):
+            found = lowered.find(term.lower())
+            span = [found, found + len(term)] if found >= 0 else None
+        if span is not None:
+            place(span[0], span[1], KIND_OF_MATCH[match], "gold: %s (%s)" % (term, match), False)
+    for term in predicted_aspects:
+        match = predicted_matches.get(normalise(term)) or "false"
+        found = lowered.find(term.lower())
+        if found >= 0:
+            place(found, found + len(term), KIND_OF_MATCH[match], "predicted: %s (%s)" % (term, match), True)
+    pieces: List[Tuple[str, str, str]] = []
+    for k, character in enumerate(text):
+        kind, title = marks[k] or ("", "")
+        if pieces and pieces[-1][0] == kind and pieces[-1][2] == title:
+            pieces[-1] = (kind, pieces[-1][1] + character, title)
+        else:
+            pieces.append((kind, character, title))
+    return pieces
 
 
 # --- per-item statistics: what the organisers' confidence intervals and significance stand on -----

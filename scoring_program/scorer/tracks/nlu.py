@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import io
 import os
-from typing import TYPE_CHECKING, Collection, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
 from ..problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
 from ..readers import byte_chunks, file_contains, iter_csv
 from ..records import check_duplicates, check_id_sets, record_limit
-from ..result import TrackResult
+from ..result import ItemView, TrackResult
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -314,7 +314,61 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                "each text's one pair of wrapping quotes removed first."],
         warnings=warnings,
         private=private,
+        item_view=_item_view(gold, by_id, tokenizer),
     )
+
+
+# --- the local error analysis (score.py --items only) ---------------------------------------------
+
+ITEM_ERROR = "1 − the id's score, (q' ratio + r' ratio) / 2 of its best gold answer"
+MAX_ALIGNED_CELLS = 4_000_000  # |gold| x |predicted| tokens aligned by the plain LCS program per text
+
+
+def item_error(totals: Totals) -> float:
+    """The error analysis's error of one id (the totals of its one row): 1 − its nlu_score."""
+    return 1 - aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals)["nlu_score"]
+
+
+def _item_view(gold: Dict[str, List[Row]], by_id: Dict[str, Row], tokenizer) -> Callable[[str], ItemView]:
+    """Per id: the gold answer the score chose and the prediction, q' and r', their tokens marked by
+    one LCS alignment (in both, gold only, predicted only)."""
+    from ..lcs import lcs_alignment, lcs_length
+
+    def view(identifier: str) -> ItemView:
+        answer = by_id[identifier]
+        predicted = {"q'": tokenizer.tokens(answer.q), "r'": tokenizer.tokens(answer.r)}
+        best = None
+        for j, row in enumerate(gold[identifier]):
+            parts = []
+            for field, text in (("q'", row.q), ("r'", row.r)):
+                tokens = tokenizer.tokens(text)
+                parts.append((tokens, ratio(lcs_length(tokens, predicted[field]), len(predicted[field]), len(tokens))))
+            if best is None or parts[0][1] + parts[1][1] > best[0]:
+                best = (parts[0][1] + parts[1][1], j, parts)
+        assert best is not None
+        total, chosen, parts = best
+        marked = []
+        for (field, answer_tokens), (gold_tokens, _) in zip(predicted.items(), parts):
+            if len(gold_tokens) * len(answer_tokens) <= MAX_ALIGNED_CELLS:
+                in_gold, in_answer = lcs_alignment(gold_tokens, answer_tokens)
+            else:  # (a 5,000-token answer: shown without its alignment)
+                in_gold, in_answer = [False] * len(gold_tokens), [False] * len(answer_tokens)
+            marked.append(("%s gold" % field, _marked_tokens(gold_tokens, in_gold, "g", "gold only")))
+            marked.append(("%s predicted" % field, _marked_tokens(answer_tokens, in_answer, "p", "predicted only")))
+        facts = [("score", "%.4f" % (total / 2)), ("q'", "%.4f" % parts[0][1]), ("r'", "%.4f" % parts[1][1]),
+                 ("gold answer", "%d of %d (the best)" % (chosen + 1, len(gold[identifier])))]
+        return ItemView(None, [], [], marked=marked, facts=facts)
+    return view
+
+
+def _marked_tokens(tokens: List[str], aligned: List[bool], alone: str, alone_title: str) -> List[Tuple[str, str, str]]:
+    """Tokens as pieces separated by spaces: "b" where the alignment pairs them, else ``alone``."""
+    pieces: List[Tuple[str, str, str]] = []
+    for position, (token, paired) in enumerate(zip(tokens, aligned)):
+        if position:
+            pieces.append(("", " ", ""))
+        pieces.append(("b", token, "in both") if paired else (alone, token, alone_title))
+    return pieces
 
 
 # --- per-item statistics: what the organisers' confidence intervals and significance stand on -----
