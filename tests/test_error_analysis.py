@@ -79,20 +79,20 @@ def test_absita_error_analysis_by_hand(tmp_path):
         '<mark class="h" title="predicted: La batteria (partial)">La </mark>'
         '<mark class="h" title="gold: batteria (partial); predicted: La batteria (partial)">batteria</mark>'
         ' dura poco ma lo <mark class="g" title="gold: schermo (missed)">schermo</mark> è ottimo.</div></div>\n'
-        '<div class="scroll"><table><tr><th class="label">side</th><th class="label">term</th>'
-        '<th class="label">polarity</th><th class="label">ATE match</th><th class="label">ABSA match</th></tr>\n'
-        '<tr><td class="label">gold</td><td class="label">batteria</td><td class="label">negative</td>'
-        '<td class="label">partial</td><td class="label">partial</td></tr>\n'
-        '<tr><td class="label">gold</td><td class="label">schermo</td><td class="label">positive</td>'
-        '<td class="label">missed</td><td class="label">missed</td></tr>\n'
-        '<tr><td class="label">predicted</td><td class="label">La batteria</td><td class="label">negative</td>'
-        '<td class="label">partial</td><td class="label">partial</td></tr>\n'
-        '<tr><td class="label">predicted</td><td class="label">prezzo</td><td class="label">positive</td>'
-        '<td class="label">false</td><td class="label">false</td></tr>\n</table></div>\n')
+        '<div class="scroll"><table><tr><th class="text">side</th><th class="text">term</th>'
+        '<th class="text">polarity</th><th class="text">ATE match</th><th class="text">ABSA match</th></tr>\n'
+        '<tr><td class="text">gold</td><td class="text">batteria</td><td class="text">negative</td>'
+        '<td class="text">partial</td><td class="text">partial</td></tr>\n'
+        '<tr><td class="text">gold</td><td class="text">schermo</td><td class="text">positive</td>'
+        '<td class="text">missed</td><td class="text">missed</td></tr>\n'
+        '<tr><td class="text">predicted</td><td class="text">La batteria</td><td class="text">negative</td>'
+        '<td class="text">partial</td><td class="text">partial</td></tr>\n'
+        '<tr><td class="text">predicted</td><td class="text">prezzo</td><td class="text">positive</td>'
+        '<td class="text">false</td><td class="text">false</td></tr>\n</table></div>\n')
     r3 = section.split("<h3>item &#x27;r3&#x27;: error 2</h3>\n", 1)[1]
     assert ('<mark class="b" title="gold: prezzo (exact); predicted: prezzo (exact)">prezzo</mark>' in r3
-            and '<td class="label">gold</td><td class="label">prezzo</td><td class="label">positive</td>'
-                '<td class="label">exact</td><td class="label">missed</td>' in r3)
+            and '<td class="text">gold</td><td class="text">prezzo</td><td class="text">positive</td>'
+                '<td class="text">exact</td><td class="text">missed</td>' in r3)
     assert "batteria" not in (run.output / "detailed_results.html").read_text(encoding="utf-8")
 
 

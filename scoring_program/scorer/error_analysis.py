@@ -107,7 +107,7 @@ _EXTRA_STYLE = """
 mark{padding:0;border-radius:2px}mark.g{background:#ffd8b5}mark.p{background:#c8e1ff}
 mark.b{background:#aceebb}mark.x{background:#ffb3c0}mark.h{background:#fff3a3}.text-box{white-space:pre-wrap;border:1px solid #d0d7de;
 padding:.5em;max-height:30em;overflow:auto}.legend mark{padding:0 .3em}
-.marked .side{font-size:.85em;color:#57606a}.facts{margin:.2em 0}
+.marked .side{font-size:.85em;color:#57606a}th.text{text-align:left}.facts{margin:.2em 0}
 """
 
 
@@ -179,9 +179,9 @@ def _marked_item(view: ItemView) -> List[str]:
                      % (e(label), "".join(shown)))
     if view.table is not None:
         header, rows = view.table
-        parts.append('<div class="scroll"><table><tr>%s</tr>' % "".join('<th class="label">%s</th>' % e(h) for h in header))
+        parts.append('<div class="scroll"><table><tr>%s</tr>' % "".join('<th class="text">%s</th>' % e(h) for h in header))
         for row in rows[:MAX_SPANS]:
-            parts.append("<tr>%s</tr>" % "".join('<td class="label">%s</td>' % e(cell) for cell in row))
+            parts.append("<tr>%s</tr>" % "".join('<td class="text">%s</td>' % e(cell) for cell in row))
         parts.append("</table></div>")
         if len(rows) > MAX_SPANS:
             parts.append('<p class="note">%d more rows are not shown.</p>' % (len(rows) - MAX_SPANS))

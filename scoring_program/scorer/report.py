@@ -122,7 +122,14 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1em
 overflow-wrap:anywhere}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
 h3{font-size:1em;margin:1.2em 0 .3em}
-.scroll{overflow-x:auto;max-width:100%}
+.scroll{overflow-x:auto;max-width:100%;background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/2em 100% no-repeat local,
+linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/2em 100% no-repeat local,
+radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.25),rgba(0,0,0,0)) left/.9em 100% no-repeat scroll,
+radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.25),rgba(0,0,0,0)) right/.9em 100% no-repeat scroll}
+td.sticky,th.sticky{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #d0d7de}th.sticky{background:#f6f8fa}
+.scroll-hint{display:none}
+@media (max-width:600px){body{margin:.5em}table{font-size:.85em}th,td{padding:.2em .35em}td.label,th.label{min-width:6.5em}
+td.sticky{max-width:10em;overflow-wrap:anywhere}.scroll-hint{display:block}}
 table{border-collapse:collapse;margin:.4em 0}th,td{padding:.25em .6em;text-align:right;border-bottom:1px solid #eaeef2;
 white-space:nowrap}th:first-child,td:first-child{text-align:left}th{background:#f6f8fa;vertical-align:bottom;white-space:normal;overflow-wrap:normal}
 td.text{text-align:left;white-space:normal}
@@ -282,7 +289,9 @@ def _technique_table(result: TrackResult) -> List[str]:
     else:
         counts = ("gold (support)", "predicted", "TP", "FP", "FN")
     parts = ["<h3>Per technique</h3>",
-             '<div class="scroll"><table class="sortable" id="%s-techniques"><thead><tr><th>#</th><th class="label">technique</th>%s'
+             '<p class="note scroll-hint">The table scrolls sideways: its other columns are to the right (the '
+             'technique column stays).</p>',
+             '<div class="scroll"><table class="sortable" id="%s-techniques"><thead><tr><th>#</th><th class="label sticky">technique</th>%s'
              '<th>P</th><th>R</th><th>F1</th><th aria-label="F1 bar"></th></tr></thead><tbody>'
              % (e(result.track), "".join("<th>%s</th>" % e(name) for name in counts))]
     for number, row in support_order(result.table):
@@ -295,7 +304,7 @@ def _technique_table(result: TrackResult) -> List[str]:
                       (row.true_positives, str(row.true_positives)), (row.false_positives, str(row.false_positives)),
                       (row.false_negatives, str(row.false_negatives))]
         values += [(row.precision, "%.4f" % row.precision), (row.recall, "%.4f" % row.recall), (row.f1, "%.4f" % row.f1)]
-        parts.append('<tr%s><td data-v="%d">%d</td><td class="label">%s%s</td>%s%s</tr>'
+        parts.append('<tr%s><td data-v="%d">%d</td><td class="label sticky">%s%s</td>%s%s</tr>'
                      % (' class="absent"' if absent else "", number, number, e(row.label),
                         '<span class="tag">absent</span>' if absent else "",
                         "".join('<td data-v="%r">%s</td>' % (value, text) for value, text in values),
@@ -349,14 +358,55 @@ def _chart(result: TrackResult) -> List[str]:
                  % ((left + width - right) // 2, height - 6))
     parts.append('<text x="12" y="%d" text-anchor="middle" transform="rotate(-90 12 %d)">F1</text>'
                  % ((top + height - bottom) // 2, (top + height - bottom) // 2))
-    for number, row in shown:
+    labels = label_positions([(x(row.gold), y(row.f1), str(number)) for number, row in shown], top,
+                             height - bottom)
+    for (number, row), (label_x, label_y) in zip(shown, labels):
+        cx, cy = x(row.gold), y(row.f1)
+        leader = ('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#8c959f" stroke-width="0.6"/>'
+                  % (cx, cy, label_x - 1, label_y - 4)) if abs(label_y - (cy - 4)) > 1 else ""
         parts.append('<g><title>%d %s: support %d, F1 %.4f</title><circle cx="%.1f" cy="%.1f" r="4" '
-                     'fill="%s"/><text x="%.1f" y="%.1f">%d</text></g>'
-                     % (number, e(row.label), row.gold, row.f1, x(row.gold), y(row.f1),
-                        "#cf222e" if row.f1 > 1.0 else "#2f81f7", x(row.gold) + 5, y(row.f1) - 4, number))
+                     'fill="%s"/>%s<text x="%.1f" y="%.1f">%d</text></g>'
+                     % (number, e(row.label), row.gold, row.f1, cx, cy,
+                        "#cf222e" if row.f1 > 1.0 else "#2f81f7", leader, label_x, label_y, number))
     parts.append("</svg>")
     parts.append('<p class="note">Points are numbered as the table\'s rows (#); absent techniques are not drawn.</p>')
     return parts
+
+
+# A 12 px label's box in the chart's units: a browser's text box is the font's ascent + descent
+# (about 14 px), a digit about 6.7 px wide.
+LABEL_HEIGHT, LABEL_ASCENT, DIGIT_WIDTH = 15, 12, 7.5
+
+
+def label_positions(points: Sequence[Tuple[float, float, str]], lowest: float, highest: float
+                    ) -> List[Tuple[float, float]]:
+    """Where each point's label goes (x, baseline y): beside its point, or moved up or down a line
+    at a time until it overlaps no label placed before it (many techniques share F1 = 0), within
+    [lowest, highest] of the chart; in the given order.
+
+    >>> label_positions([(10, 100, "1"), (12, 100, "2")], 0, 200)
+    [(15, 96), (17, 81)]
+    """
+    placed: List[Tuple[float, float, float, float]] = []
+    positions = []
+    for px, py, text in points:
+        left, width = px + 5, DIGIT_WIDTH * len(text)
+        chosen = None
+        for step in range(0, 40):
+            shift = LABEL_HEIGHT * ((step + 1) // 2) * (-1 if step % 2 else 1) if step else 0
+            baseline = py - 4 + shift
+            box = (left, baseline - LABEL_ASCENT, left + width, baseline + LABEL_HEIGHT - LABEL_ASCENT)
+            if box[1] < lowest - LABEL_HEIGHT or box[3] > highest + LABEL_HEIGHT - LABEL_ASCENT:
+                continue
+            if not any(box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+                       for other in placed):
+                chosen = (box, baseline)
+                break
+        if chosen is None:  # (a crowded column: beside the point, as before)
+            chosen = ((left, py - 4 - LABEL_ASCENT, left + width, py - 4 + LABEL_HEIGHT - LABEL_ASCENT), py - 4)
+        placed.append(chosen[0])
+        positions.append((left, chosen[1]))
+    return positions
 
 
 def _confusions_html(result: TrackResult) -> List[str]:
