@@ -190,7 +190,11 @@ class Outcome:
         write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks), signatures)
         shown = capped(self.problems, more=self.hidden, stopped=self.stopped)
         not_entered = [name for name in self.phase_tracks if name not in self.submitted]
-        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures)
+        intervals = None
+        if self.detail == "full" and self.results:  # the ranking scores' 95% intervals (aggregates)
+            from scorer.resampling import MAX_INTERVAL_WORK, ranking_intervals
+            intervals = {result.track: ranking_intervals(result, max_work=MAX_INTERVAL_WORK) for result in self.results}
+        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures, intervals)
         if self.items_dir is not None:
             write_items(self.items_dir, self.results, list(self.problems) + list(self.private_lines))
             from scorer.error_analysis import write_error_analysis  # (local runs only)

@@ -425,20 +425,20 @@ def _scores_alone(track, gold_path: str, submitted: str, work: str) -> bool:
 
 
 def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int, seed: int = 0) -> None:
-    """The 95% bootstrap interval of each primary score, from the same resamples of the items as the
-    organisers' results (``scorer/resampling.py``): how much the score owes to the test set's draw."""
+    """The 95% bootstrap interval of each ranking score, from the same resamples of the items as the
+    organisers' results and the detailed results page (``scorer/resampling.py``, ``ranking_intervals``):
+    how much the score owes to the test set's draw."""
     program_dir = os.path.dirname(find_program())
     sys.path.insert(0, program_dir)
     from scorer.in_process import score_in_process
-    from scorer.resampling import LEADERBOARDS, confidence_interval, item_statistics, resample_indices
+    from scorer.resampling import item_statistics, ranking_intervals
 
     results = score_in_process(reference_dir, res_dir, program_dir)[0]
-    for _, track, key, _ in LEADERBOARDS:
-        if track in results and key in results[track].scores:
-            statistics = item_statistics(results[track])
-            low, high = confidence_interval(statistics, key, resample_indices(len(statistics.items), resamples, seed))
+    for result in results.values():
+        items = len(item_statistics(result).items)
+        for key, (low, high) in ranking_intervals(result, resamples, seed).items():
             print("%s: %.6f, 95%% confidence interval [%.6f, %.6f] (%d resamples of the %d items, seed %d)"
-                  % (key, results[track].scores[key], low, high, resamples, len(statistics.items), seed))
+                  % (key, result.scores[key], low, high, resamples, items, seed))
 
 
 def main(argv=None) -> int:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
 from .result import Columns, TechniqueRow, TrackResult
@@ -205,9 +205,12 @@ def support_order(table: Sequence[TechniqueRow]) -> List[Tuple[int, TechniqueRow
 
 
 def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_entered: Sequence[str] = (),
-                detail: str = "full", signatures: Optional[Dict[str, str]] = None) -> str:
+                detail: str = "full", signatures: Optional[Dict[str, str]] = None,
+                intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None) -> str:
     """The participant's page; ``detail`` "scores" shows the leaderboard scores only;
-    ``signatures``: track -> the signature of its scores, shown under its scores.
+    ``signatures``: track -> the signature of its scores, shown under its scores; ``intervals``
+    (``detail`` "full"): track -> key -> the 95% bootstrap interval of each ranking score
+    (``resampling.ranking_intervals``; None: not computed, the phase is too large).
 
     Every number is a score of ``scores.json`` or an aggregate the track computed from its
     per-item statistics (``result.details``, ``result.table``, ``result.confusions``): the page
@@ -227,7 +230,8 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
     if detail == "scores" and results:
         parts.append('<p class="note">This phase shows the leaderboard scores only.</p>')
     for result in results:
-        parts.extend(_track_html(result, detail, (signatures or {}).get(result.track)))
+        parts.extend(_track_html(result, detail, (signatures or {}).get(result.track),
+                                 (intervals or {}).get(result.track, False)))
     parts.extend(_not_entered_html(not_entered))
     if detail == "full" and any(result.table for result in results):
         parts.append("<script>%s</script>" % _SCRIPT)
@@ -235,7 +239,8 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
     return "\n".join(parts) + "\n"
 
 
-def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None) -> List[str]:
+def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None,
+                intervals: Any = False) -> List[str]:
     e = _escape
     track = BY_NAME[result.track]
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
@@ -266,6 +271,8 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
         parts.append('<p class="note signature">Signature: <code>%s</code></p>' % e(signature))
     if detail == "scores":
         return parts
+    if intervals is not False:
+        parts.extend(_intervals_html(result, intervals))
     if result.details:
         parts.append('<div class="scroll"><table><tr><th>detail</th><th>value</th></tr>')
         for label, value in result.details.items():
@@ -278,6 +285,28 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
         parts.extend(_chart(result))
     if result.confusions is not None:
         parts.extend(_confusions_html(result))
+    return parts
+
+
+def _intervals_html(result: TrackResult, intervals: Optional[Dict[str, Tuple[float, float]]]) -> List[str]:
+    """Each ranking score with its 95% bootstrap interval (the same resamples and seed as
+    score_locally.py), or a line saying why there is none."""
+    from .resampling import INTERVAL_RESAMPLES, INTERVAL_SEED, interval_signature
+    e = _escape
+    if intervals is None:
+        return ['<p class="note">95%% intervals: not computed on this page (this phase\'s items make %d '
+                'resamples too long to draw here); score_locally.py prints them, rank_submissions.py tabulates '
+                'them.</p>' % INTERVAL_RESAMPLES]
+    parts = ['<div class="scroll"><table class="intervals" id="%s-intervals"><tr><th>ranking score</th>'
+             '<th>value</th><th>95%% interval: low</th><th>high</th></tr>' % e(result.track)]
+    for key, (low, high) in intervals.items():
+        parts.append('<tr><td class="key">%s</td><td>%s</td><td data-v="%r">%s</td><td data-v="%r">%s</td></tr>'
+                     % (e(key), _number(result.scores[key]), low, _number(low), high, _number(high)))
+    parts.append("</table></div>")
+    parts.append('<p class="note">95%% percentile bootstrap intervals: %d resamples of this phase\'s items (memes, '
+                 'articles, ids or reviews) drawn with replacement, seed %d, the same draws as score_locally.py\'s '
+                 'and the organisers\' result tables: how much a score owes to the draw of the items. Signature: '
+                 '<code>%s</code>.</p>' % (INTERVAL_RESAMPLES, INTERVAL_SEED, e(interval_signature())))
     return parts
 
 
@@ -445,6 +474,7 @@ def _not_entered_html(not_entered: Sequence[str]) -> List[str]:
 
 def write_html(output_dir: str, results: Sequence[TrackResult], problems: Sequence[str],
                not_entered: Sequence[str] = (), detail: str = "full",
-               signatures: Optional[Dict[str, str]] = None) -> None:
+               signatures: Optional[Dict[str, str]] = None,
+               intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None) -> None:
     with open(os.path.join(output_dir, "detailed_results.html"), "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(render_html(results, problems, not_entered, detail, signatures))
+        handle.write(render_html(results, problems, not_entered, detail, signatures, intervals))
