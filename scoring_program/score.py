@@ -191,10 +191,12 @@ class Outcome:
         shown = capped(self.problems, more=self.hidden, stopped=self.stopped)
         not_entered = [name for name in self.phase_tracks if name not in self.submitted]
         intervals = None
-        if self.detail == "full" and self.results:  # the ranking scores' 95% intervals (aggregates)
+        resamples = self.options.interval_resamples if self.options is not None else 0
+        if self.detail == "full" and self.results and resamples:  # the ranking scores' 95% intervals
             from scorer.resampling import MAX_INTERVAL_WORK, ranking_intervals
-            intervals = {result.track: ranking_intervals(result, max_work=MAX_INTERVAL_WORK) for result in self.results}
-        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures, intervals)
+            intervals = {result.track: ranking_intervals(result, resamples, max_work=MAX_INTERVAL_WORK)
+                         for result in self.results}
+        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures, intervals, resamples)
         if self.items_dir is not None:
             write_items(self.items_dir, self.results, list(self.problems) + list(self.private_lines))
             from scorer.error_analysis import write_error_analysis  # (local runs only)

@@ -40,9 +40,16 @@ def page_intervals(html: str):
         r'<td data-v="([^"]+)">[0-9.]+</td></tr>', html)}
 
 
+def development_reference():
+    """The Development phase's reference data as the build writes it: the gold and the phase's settings."""
+    reference = {path.name: path for path in REFERENCE.iterdir()}
+    reference["scoring_config.json"] = ROOT / "phase_settings" / "dev.json"
+    return reference
+
+
 def test_the_development_page_shows_the_intervals_score_locally_prints(sample, tmp_path):
     files, archive = sample
-    run = run_score(tmp_path, {path.name: path for path in REFERENCE.iterdir()}, files)
+    run = run_score(tmp_path, development_reference(), files)
     assert run.returncode == 0, run.stderr
     html = (run.output / "detailed_results.html").read_text(encoding="utf-8")
     shown = page_intervals(html)
@@ -54,6 +61,7 @@ def test_the_development_page_shows_the_intervals_score_locally_prints(sample, t
         env.setdefault("NLTK_DATA", str(nltk_data_dir()))
     local = subprocess.run([sys.executable, str(ROOT / "starting_kit" / "score_locally.py"), str(archive), "--ref",
                             str(REFERENCE), "--out", str(tmp_path / "out")], capture_output=True, text=True, env=env)
+    # (the gold without the phase's settings: score_locally.py draws its intervals itself)
     assert local.returncode == 0, local.stderr
     printed = {key: (value, low, high) for key, value, low, high in re.findall(
         r"^([a-z0-9_]+): ([0-9.]+), 95% confidence interval \[([0-9.]+), ([0-9.]+)\] \(1000 resamples", local.stdout,
@@ -66,8 +74,8 @@ def test_the_development_page_shows_the_intervals_score_locally_prints(sample, t
 
 def test_the_test_page_shows_none_of_the_new_tables(sample, tmp_path):
     files, _ = sample
-    reference = {path.name: path for path in REFERENCE.iterdir()}
-    reference["scoring_config.json"] = json.dumps({"detailed_results": "scores"})
+    reference = development_reference()
+    reference["scoring_config.json"] = ROOT / "phase_settings" / "test.json"
     run = run_score(tmp_path, reference, files)
     assert run.returncode == 0, run.stderr
     html = (run.output / "detailed_results.html").read_text(encoding="utf-8")

@@ -52,8 +52,9 @@ def pages(tmp_path_factory):
     reference = ROOT / "reference_data" / "dev"
     derive_public_data(str(reference), str(folder / "public"))
     write_submission(str(folder / "public"), str(folder / "files"))
-    run = run_score(folder, {path.name: path for path in reference.iterdir()},
-                    {path.name: path for path in (folder / "files").iterdir()}, items=True)
+    gold = {path.name: path for path in reference.iterdir()}
+    gold["scoring_config.json"] = ROOT / "phase_settings" / "dev.json"  # as the build writes it: intervals too
+    run = run_score(folder, gold, {path.name: path for path in (folder / "files").iterdir()}, items=True)
     assert run.returncode == 0, run.stderr
     return {"detailed_results": run.output / "detailed_results.html",
             "error_analysis": run.items / "error_analysis.html"}

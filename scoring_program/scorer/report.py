@@ -206,11 +206,13 @@ def support_order(table: Sequence[TechniqueRow]) -> List[Tuple[int, TechniqueRow
 
 def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_entered: Sequence[str] = (),
                 detail: str = "full", signatures: Optional[Dict[str, str]] = None,
-                intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None) -> str:
+                intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None,
+                interval_resamples: int = 1000) -> str:
     """The participant's page; ``detail`` "scores" shows the leaderboard scores only;
     ``signatures``: track -> the signature of its scores, shown under its scores; ``intervals``
     (``detail`` "full"): track -> key -> the 95% bootstrap interval of each ranking score
-    (``resampling.ranking_intervals``; None: not computed, the phase is too large).
+    (``resampling.ranking_intervals`` from ``interval_resamples``; None: not computed, the phase
+    is too large).
 
     Every number is a score of ``scores.json`` or an aggregate the track computed from its
     per-item statistics (``result.details``, ``result.table``, ``result.confusions``): the page
@@ -231,7 +233,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
         parts.append('<p class="note">This phase shows the leaderboard scores only.</p>')
     for result in results:
         parts.extend(_track_html(result, detail, (signatures or {}).get(result.track),
-                                 (intervals or {}).get(result.track, False)))
+                                 (intervals or {}).get(result.track, False), interval_resamples))
     parts.extend(_not_entered_html(not_entered))
     if detail == "full" and any(result.table for result in results):
         parts.append("<script>%s</script>" % _SCRIPT)
@@ -240,7 +242,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
 
 
 def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None,
-                intervals: Any = False) -> List[str]:
+                intervals: Any = False, interval_resamples: int = 1000) -> List[str]:
     e = _escape
     track = BY_NAME[result.track]
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
@@ -272,7 +274,7 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
     if detail == "scores":
         return parts
     if intervals is not False:
-        parts.extend(_intervals_html(result, intervals))
+        parts.extend(_intervals_html(result, intervals, interval_resamples))
     if result.details:
         parts.append('<div class="scroll"><table><tr><th>detail</th><th>value</th></tr>')
         for label, value in result.details.items():
@@ -288,15 +290,16 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
     return parts
 
 
-def _intervals_html(result: TrackResult, intervals: Optional[Dict[str, Tuple[float, float]]]) -> List[str]:
+def _intervals_html(result: TrackResult, intervals: Optional[Dict[str, Tuple[float, float]]],
+                    resamples: int) -> List[str]:
     """Each ranking score with its 95% bootstrap interval (the same resamples and seed as
     score_locally.py), or a line saying why there is none."""
-    from .resampling import INTERVAL_RESAMPLES, INTERVAL_SEED, interval_signature
+    from .resampling import INTERVAL_SEED, interval_signature
     e = _escape
     if intervals is None:
-        return ['<p class="note">95%% intervals: not computed on this page (this phase\'s items make %d '
+        return ['<p class="note">95% intervals: not computed on this page (this phase\'s items make the '
                 'resamples too long to draw here); score_locally.py prints them, rank_submissions.py tabulates '
-                'them.</p>' % INTERVAL_RESAMPLES]
+                'them.</p>']
     parts = ['<div class="scroll"><table class="intervals" id="%s-intervals"><tr><th>ranking score</th>'
              '<th>value</th><th>95%% interval: low</th><th>high</th></tr>' % e(result.track)]
     for key, (low, high) in intervals.items():
@@ -306,7 +309,7 @@ def _intervals_html(result: TrackResult, intervals: Optional[Dict[str, Tuple[flo
     parts.append('<p class="note">95%% percentile bootstrap intervals: %d resamples of this phase\'s items (memes, '
                  'articles, ids or reviews) drawn with replacement, seed %d, the same draws as score_locally.py\'s '
                  'and the organisers\' result tables: how much a score owes to the draw of the items. Signature: '
-                 '<code>%s</code>.</p>' % (INTERVAL_RESAMPLES, INTERVAL_SEED, e(interval_signature())))
+                 '<code>%s</code>.</p>' % (resamples, INTERVAL_SEED, e(interval_signature(resamples))))
     return parts
 
 
@@ -475,6 +478,7 @@ def _not_entered_html(not_entered: Sequence[str]) -> List[str]:
 def write_html(output_dir: str, results: Sequence[TrackResult], problems: Sequence[str],
                not_entered: Sequence[str] = (), detail: str = "full",
                signatures: Optional[Dict[str, str]] = None,
-               intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None) -> None:
+               intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None,
+               interval_resamples: int = 1000) -> None:
     with open(os.path.join(output_dir, "detailed_results.html"), "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(render_html(results, problems, not_entered, detail, signatures, intervals))
+        handle.write(render_html(results, problems, not_entered, detail, signatures, intervals, interval_resamples))

@@ -91,8 +91,9 @@ def confidence_interval(statistics: ItemStatistics, key: str, resamples: Sequenc
 
 # --- the intervals of the detailed results and of score_locally.py ----------------------------------
 
-# The detailed results (phase setting "full") and score_locally.py show each ranking score's
-# interval from these resamples: the same draws, so the same numbers.
+# The detailed results (phase settings "full" and ``interval_resamples``, 1000 in Development) and
+# score_locally.py (--resamples, 1000 by default) show each ranking score's interval from these
+# resamples: the same draws, so the same numbers.
 INTERVAL_RESAMPLES = 1000
 INTERVAL_SEED = 0
 # score.py computes the page's intervals only while resamples x (nonzero statistics + columns) stays
