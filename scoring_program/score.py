@@ -196,7 +196,12 @@ class Outcome:
             from scorer.resampling import MAX_INTERVAL_WORK, ranking_intervals
             intervals = {result.track: ranking_intervals(result, resamples, max_work=MAX_INTERVAL_WORK)
                          for result in self.results}
-        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures, intervals, resamples)
+        tables = None
+        if self.detail == "full" and self.results:  # the tracks' tables by group (aggregates)
+            from scorer.resampling import group_tables
+            tables = {result.track: group_tables(result) for result in self.results}
+        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures, intervals, resamples,
+                   tables)
         if self.items_dir is not None:
             write_items(self.items_dir, self.results, list(self.problems) + list(self.private_lines))
             from scorer.error_analysis import write_error_analysis  # (local runs only)

@@ -32,7 +32,7 @@ class Track:
     """
 
     __slots__ = ("name", "filename", "gold_names", "keys", "lower_is_better", "leaderboards", "pooled_keys",
-                 "title", "item_error", "item_error_measure", "_module")
+                 "title", "item_error", "item_error_measure", "group_tables", "_module")
 
     def __init__(self, module: ModuleType) -> None:
         self.name: str = module.NAME
@@ -50,6 +50,9 @@ class Track:
         # (optional ``item_error`` and ``ITEM_ERROR``).
         self.item_error: Optional[Callable] = getattr(module, "item_error", None)
         self.item_error_measure: str = getattr(module, "ITEM_ERROR", "")
+        # The detailed results' tables by group of statistics (optional ``GROUP_TABLES``; see
+        # ``resampling.group_tables``).
+        self.group_tables: Tuple[tuple, ...] = tuple(getattr(module, "GROUP_TABLES", ()))
         self._module = module
 
     def find_gold(self, reference_dir: str) -> Optional[str]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
@@ -207,12 +208,13 @@ def support_order(table: Sequence[TechniqueRow]) -> List[Tuple[int, TechniqueRow
 def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_entered: Sequence[str] = (),
                 detail: str = "full", signatures: Optional[Dict[str, str]] = None,
                 intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None,
-                interval_resamples: int = 1000) -> str:
+                interval_resamples: int = 1000, tables: Optional[Dict[str, list]] = None) -> str:
     """The participant's page; ``detail`` "scores" shows the leaderboard scores only;
     ``signatures``: track -> the signature of its scores, shown under its scores; ``intervals``
     (``detail`` "full"): track -> key -> the 95% bootstrap interval of each ranking score
     (``resampling.ranking_intervals`` from ``interval_resamples``; None: not computed, the phase
-    is too large).
+    is too large); ``tables`` (``detail`` "full"): track -> its tables by group
+    (``resampling.group_tables``).
 
     Every number is a score of ``scores.json`` or an aggregate the track computed from its
     per-item statistics (``result.details``, ``result.table``, ``result.confusions``): the page
@@ -233,7 +235,8 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
         parts.append('<p class="note">This phase shows the leaderboard scores only.</p>')
     for result in results:
         parts.extend(_track_html(result, detail, (signatures or {}).get(result.track),
-                                 (intervals or {}).get(result.track, False), interval_resamples))
+                                 (intervals or {}).get(result.track, False), interval_resamples,
+                                 (tables or {}).get(result.track, ())))
     parts.extend(_not_entered_html(not_entered))
     if detail == "full" and any(result.table for result in results):
         parts.append("<script>%s</script>" % _SCRIPT)
@@ -242,7 +245,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
 
 
 def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None,
-                intervals: Any = False, interval_resamples: int = 1000) -> List[str]:
+                intervals: Any = False, interval_resamples: int = 1000, tables: Sequence = ()) -> List[str]:
     e = _escape
     track = BY_NAME[result.track]
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
@@ -287,6 +290,30 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
         parts.extend(_chart(result))
     if result.confusions is not None:
         parts.extend(_confusions_html(result))
+    for table in tables:
+        parts.extend(_group_table_html(result, *table))
+    return parts
+
+
+def _group_table_html(result: TrackResult, title: str, dimension: str, count_labels: Sequence[str],
+                      keys: Sequence[str], rows: Sequence[tuple], note: str) -> List[str]:
+    """One of the track's tables by group: per group its counts and scores (computed by the track's
+    aggregate over the group's statistics; '—' where a score is undefined: no item in the group)."""
+    e = _escape
+    anchor = "%s-%s" % (result.track, re.sub(r"[^a-z0-9]+", "-", dimension.lower()))
+    parts = ["<h3>%s</h3>" % e(title),
+             '<div class="scroll"><table class="groups" id="%s"><thead><tr><th class="label sticky">%s</th>%s%s'
+             '</tr></thead><tbody>' % (e(anchor), e(dimension), "".join("<th>%s</th>" % e(label) for label in count_labels),
+                                       "".join('<th class="key">%s</th>' % e(key) for key in keys))]
+    for group, counts, scores in rows:
+        cells = ['<td data-v="%r">%s</td>' % (value, _number(value) if not isinstance(value, float) or
+                                               value != int(value) else str(int(value))) for value in counts]
+        cells += ['<td>—</td>' if value is None else '<td data-v="%r">%s</td>' % (value, "%.4f" % value)
+                  for value in scores]
+        parts.append('<tr><td class="label sticky">%s</td>%s</tr>' % (e(group), "".join(cells)))
+    parts.append("</tbody></table></div>")
+    if note:
+        parts.append('<p class="note">%s</p>' % e(note))
     return parts
 
 
@@ -479,6 +506,7 @@ def write_html(output_dir: str, results: Sequence[TrackResult], problems: Sequen
                not_entered: Sequence[str] = (), detail: str = "full",
                signatures: Optional[Dict[str, str]] = None,
                intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None,
-               interval_resamples: int = 1000) -> None:
+               interval_resamples: int = 1000, tables: Optional[Dict[str, list]] = None) -> None:
     with open(os.path.join(output_dir, "detailed_results.html"), "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(render_html(results, problems, not_entered, detail, signatures, intervals, interval_resamples))
+        handle.write(render_html(results, problems, not_entered, detail, signatures, intervals, interval_resamples,
+                                 tables))

@@ -269,30 +269,91 @@ class FieldPresence:
 
 
 class Statistics:
-    """One review's ATE and ABSA counts and its squared score error."""
+    """One review's ATE and ABSA counts and its squared score error; ``groups``: the same counts
+    by group (``GROUP_TABLES``), column name -> value, nonzero values only."""
 
-    __slots__ = ("ate", "absa", "squared_error")
+    __slots__ = ("ate", "absa", "squared_error", "groups")
 
     def __init__(self) -> None:
         self.ate = TermCounts()
         self.absa = TermCounts()
         self.squared_error = 0.0
+        self.groups: Dict[str, float] = {}
 
 
 def _statistics(prediction: Review, gold: Review) -> Statistics:
     """One review's statistics for every field the prediction has."""
     statistics = Statistics()
+    groups = statistics.groups
     if prediction.aspects is not None:
-        statistics.ate = term_counts({normalise(a) for a in prediction.aspects},
-                                     {normalise(a) for a in gold.aspects or ()}, _share_word)
+        predicted_terms = {normalise(a) for a in prediction.aspects}
+        gold_terms = {normalise(a) for a in gold.aspects or ()}
+        statistics.ate = term_counts(predicted_terms, gold_terms, _share_word)
+        # By length (words of the gold term): a matched predicted term counts in its gold
+        # partner's length, an unmatched one in its own.
+        partner = term_partners(predicted_terms, gold_terms, _share_word)
+        for term in gold_terms:
+            _add(groups, "ate_gold", "length", term_length(term))
+        for term in predicted_terms:
+            matched = partner.get(term)
+            length = term_length(matched[1] if matched else term)
+            _add(groups, "ate_predicted", "length", length)
+            if matched:
+                _add(groups, "ate_" + matched[0], "length", length)
         if prediction.polarities is not None:
-            statistics.absa = term_counts(
-                {(normalise(a), p) for a, p in zip(prediction.aspects, prediction.polarities)},
-                {(normalise(a), p) for a, p in zip(gold.aspects or (), gold.polarities or ())},
-                _share_word)
+            predicted_pairs = {(normalise(a), p) for a, p in zip(prediction.aspects, prediction.polarities)}
+            gold_pairs = {(normalise(a), p) for a, p in zip(gold.aspects or (), gold.polarities or ())}
+            statistics.absa = term_counts(predicted_pairs, gold_pairs, _share_word)
+            # By polarity: a match joins two pairs of the same polarity.
+            partner = term_partners(predicted_pairs, gold_pairs, _share_word)
+            for pair in gold_pairs:
+                _add(groups, "absa_gold", "polarity", POLARITY_NAMES[pair[1]])
+            for pair in predicted_pairs:
+                _add(groups, "absa_predicted", "polarity", POLARITY_NAMES[pair[1]])
+                if pair in partner:
+                    _add(groups, "absa_" + partner[pair][0], "polarity", POLARITY_NAMES[pair[1]])
     if prediction.score is not None:
         statistics.squared_error = (prediction.score - gold.score) ** 2  # type: ignore[operator]
+        gold_group = str(rounded_score(gold.score))  # type: ignore[arg-type]
+        _add(groups, "sa_rounded:%d" % rounded_score(prediction.score), "gold", gold_group)
+        _add(groups, "squared_error", "gold", gold_group, statistics.squared_error)
+        _add(groups, "reviews", "gold", gold_group)
     return statistics
+
+
+def _add(groups: Dict[str, float], column: str, dimension: str, group: str, value: float = 1) -> None:
+    name = group_column(column, dimension, group)
+    groups[name] = groups.get(name, 0) + value
+
+
+def group_column(column: str, dimension: str, group: str) -> str:
+    """The name of ``column`` restricted to one group: ``absa_exact|polarity:positive``."""
+    return "%s|%s:%s" % (column, dimension, group)
+
+
+def term_length(term: str) -> str:
+    """The length group of a (normalised) term: its words, 3 and more together."""
+    words_in_term = len(term.split())
+    return str(words_in_term) if words_in_term < 3 else "3+"
+
+
+def rounded_score(score: float) -> int:
+    """A review score rounded half up, into 1-5 (the SA confusion's columns and rows)."""
+    return max(1, min(5, int(math.floor(score + 0.5))))
+
+
+def term_partners(predicted: Set[Hashable], gold: Set[Hashable], compatible) -> Dict[Hashable, Tuple[str, Hashable]]:
+    """Each matched predicted term -> ("exact" or "partial", its gold partner), by the matching
+    ``term_counts`` counts (exact matches first, then a maximum one-to-one partial matching)."""
+    exact = predicted & gold
+    partners: Dict[Hashable, Tuple[str, Hashable]] = {term: ("exact", term) for term in exact}
+    rest_predicted = sorted(predicted - exact, key=repr)
+    rest_gold = sorted(gold - exact, key=repr)
+    if rest_predicted and rest_gold:
+        for j, i in enumerate(matching(rest_gold, rest_predicted, compatible)):
+            if i is not None:
+                partners[rest_predicted[j]] = ("partial", rest_gold[i])
+    return partners
 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
@@ -368,7 +429,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     return TrackResult(
         track="absita", title=TITLE, scores=scores, details=details, notes=notes, warnings=problems.warnings,
         private=[{"id_sentence": identifier, "ate": vars(s.ate), "absa": vars(s.absa),
-                  "squared_error": s.squared_error} for identifier, s in per_review],
+                  "squared_error": s.squared_error, "groups": s.groups} for identifier, s in per_review],
         item_view=_item_view(gold_path, submission_path, name, options, gold_by_id),
     )
 
@@ -377,7 +438,6 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
 
 ITEM_ERROR = ("unmatched aspect terms (ATE) + unmatched (term, polarity) pairs (ABSA), a partial match "
               "counting half on each side, + |predicted − gold score|")
-POLARITY_NAMES = {(1, 0): "positive", (0, 1): "negative", (0, 0): "neutral", (1, 1): "mixed"}
 
 
 def item_error(totals: Totals) -> float:
@@ -503,14 +563,41 @@ def _marked_review(text: str, positions: Any, gold_aspects: Sequence[str], gold_
 TERM_FIELDS = ("exact", "partial", "predicted", "gold")
 COLUMNS = (["ate_" + f for f in TERM_FIELDS] + ["absa_" + f for f in TERM_FIELDS]
            + ["squared_error", "reviews"])
+POLARITY_NAMES = {(1, 0): "positive", (0, 1): "negative", (0, 0): "neutral", (1, 1): "mixed"}
+SCORES = ("1", "2", "3", "4", "5")
+# The detailed results' tables by group (phase setting "full"): (title, dimension, its groups,
+# (label, column) counts shown, the keys of ``aggregate`` over each group's totals, a note). Each
+# group's statistics are columns ``<column>|<dimension>:<group>`` beside the item's totals.
+GROUP_TABLES = (
+    ("ABSA per polarity", "polarity", ("positive", "negative", "neutral", "mixed"),
+     (("gold pairs", "absa_gold"), ("predicted pairs", "absa_predicted"), ("exact", "absa_exact"),
+      ("partial", "absa_partial")), ("absa_precision", "absa_recall", "absa_f1"),
+     "(term, polarity) pairs of each polarity; a match, exact or partial, joins two pairs of the same polarity."),
+    ("ATE by aspect length", "length", ("1", "2", "3+"),
+     (("gold terms", "ate_gold"), ("predicted terms", "ate_predicted"), ("exact", "ate_exact"),
+      ("partial", "ate_partial")), ("ate_precision", "ate_recall", "ate_f1"),
+     "Words of the gold term; a matched predicted term counts in its gold partner's length, an unmatched one "
+     "in its own."),
+    ("SA: gold score against the rounded predicted score", "gold", SCORES,
+     tuple(("predicted %s" % s, "sa_rounded:%s" % s) for s in SCORES) + (("reviews", "reviews"),), ("sa_rmse",),
+     "Rows: the gold review score; columns: the predicted score rounded half up into 1-5 (reviews counted); "
+     "sa_rmse of the reviews of each gold score."),
+)
+GROUP_COLUMNS = [group_column(column, dimension, group)
+                 for _, dimension, groups, counts, _, _ in GROUP_TABLES for group in groups
+                 for column in dict.fromkeys([column for _, column in counts]
+                                             + (["squared_error"] if dimension == "gold" else []))]
 
 
 def item_statistics(result: TrackResult) -> ItemStatistics:
-    """Per review (gold order): ATE and ABSA matching counts, the squared score error and 1."""
+    """Per review (gold order): ATE and ABSA matching counts, the squared score error and 1; then
+    the same by group (``GROUP_TABLES``: ATE by term length, ABSA by polarity, SA by gold score)."""
     rows = [tuple([row["ate"][f] for f in TERM_FIELDS] + [row["absa"][f] for f in TERM_FIELDS]
-                  + [row["squared_error"], 1]) for row in result.private]
-    return ItemStatistics(NAME, [row["id_sentence"] for row in result.private], list(COLUMNS), rows, (),
-                          tuple(result.scores))
+                  + [row["squared_error"], 1]
+                  + [row["groups"].get(name, 0.0 if name.startswith("squared_error") else 0) for name in GROUP_COLUMNS])
+            for row in result.private]
+    return ItemStatistics(NAME, [row["id_sentence"] for row in result.private], list(COLUMNS) + GROUP_COLUMNS,
+                          rows, (), tuple(result.scores))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None

@@ -287,19 +287,19 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                              % (len(answer_tokens), options.nlu_max_answer_tokens))
         if problems:
             continue
-        best: Optional[Tuple[float, float, float, int]] = None
+        best: Optional[Tuple[float, float, float, int, int]] = None
         for j, row in enumerate(gold[identifier]):
             gold_q, gold_r = masks(row.q), masks(row.r)
             q_part = ratio(lcs_with_masks(gold_q, q_tokens), len(q_tokens), gold_q[1])
             r_part = ratio(lcs_with_masks(gold_r, r_tokens), len(r_tokens), gold_r[1])
             if best is None or q_part + r_part > best[0]:
-                best = (q_part + r_part, q_part, r_part, j)
+                best = (q_part + r_part, q_part, r_part, j, gold_q[1] + gold_r[1])
         assert best is not None
         total += best[0]
         q_total += best[1]
         r_total += best[2]
         private.append({"id": identifier, "score": best[0] / 2, "q": best[1], "r": best[2],
-                        "chosen_answer": best[3] + 1, "answers": len(gold[identifier])})
+                        "chosen_answer": best[3] + 1, "answers": len(gold[identifier]), "gold_tokens": best[4]})
     problems.raise_if_any()
     n = len(gold_ids)
     # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
@@ -374,12 +374,40 @@ def _marked_tokens(tokens: List[str], aligned: List[bool], alone: str, alone_tit
 # --- per-item statistics: what the organisers' confidence intervals and significance stand on -----
 
 COLUMNS = ["q_plus_r", "q", "r", "ids"]
+SCORE_BINS = tuple("%.1f-%.1f" % (b / 10, (b + 1) / 10) for b in range(10))
+LENGTH_BINS = ("1-10", "11-20", "21-40", "41+")
+# The detailed results' tables by group (phase setting "full"): (title, dimension, its groups,
+# (label, column) counts shown, the keys of ``aggregate`` over each group's totals, a note). Each
+# group's statistics are the item's columns restricted to it: ``<column>|<dimension>:<group>``.
+GROUP_TABLES = (
+    ("Spread of the ids' scores", "score", SCORE_BINS, (("ids", "ids"),), ("nlu_score",),
+     "Each id's score, (q' ratio + r' ratio) / 2 of its best gold answer, in tenths (the last includes 1.0)."),
+    ("By the length of the gold answer", "length", LENGTH_BINS, (("ids", "ids"),), ("nlu_score", "nlu_q", "nlu_r"),
+     "Tokens of the chosen gold answer, q' and r' together (as scored: 1-character punctuation removed)."),
+)
+GROUP_COLUMNS = ["%s|%s:%s" % (column, dimension, group) for _, dimension, groups, _, _, _ in GROUP_TABLES
+                 for group in groups for column in COLUMNS]
+
+
+def _groups(score: float, gold_tokens: int) -> Tuple[str, str]:
+    """The score and length groups of an id."""
+    length = next((bin_ for bin_, top in zip(LENGTH_BINS, (10, 20, 40)) if gold_tokens <= top), LENGTH_BINS[-1])
+    return SCORE_BINS[min(int(score * 10), 9)], length
 
 
 def item_statistics(result: TrackResult) -> ItemStatistics:
-    """Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1."""
-    rows = [(row["q"] + row["r"], row["q"], row["r"], 1) for row in result.private]
-    return ItemStatistics(NAME, [row["id"] for row in result.private], list(COLUMNS), rows, (),
+    """Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1;
+    then the same in the columns of its score and length groups (``GROUP_TABLES``), 0 elsewhere."""
+    position = {name: k for k, name in enumerate(GROUP_COLUMNS)}
+    rows = []
+    for row in result.private:
+        values = (row["q"] + row["r"], row["q"], row["r"], 1)
+        grouped: List[float] = [0.0, 0.0, 0.0, 0] * (len(GROUP_COLUMNS) // 4)
+        for dimension, group in zip(("score", "length"), _groups(row["score"], row["gold_tokens"])):
+            for column, value in zip(COLUMNS, values):
+                grouped[position["%s|%s:%s" % (column, dimension, group)]] = value
+        rows.append(values + tuple(grouped))
+    return ItemStatistics(NAME, [row["id"] for row in result.private], list(COLUMNS) + GROUP_COLUMNS, rows, (),
                           tuple(result.scores))
 
 
