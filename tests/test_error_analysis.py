@@ -109,3 +109,18 @@ def test_the_sample_submission_shows_items_of_every_track(tmp_path):
     for track in TRACKS:
         section = text.split('<h2 id="%s">' % track.name, 1)[1].split("<h2 ", 1)[0]
         assert "<h3>item " in section, track.name
+
+
+def test_nlu_error_analysis_shows_the_arguments_with_the_explanations_in_them(tmp_path):
+    # With the test input in ref/, q and r come first, the chosen gold explanation and the
+    # prediction marked where they occur: gold "b c" at 2-5, predicted "c d" at 4-7.
+    test_input = 'id,q,r,s\n1,"a b c d e","x y z",AGREE\n'
+    run = run_score(tmp_path, {"aicup2022_nlu.csv": '1,"b c","y"\n', "aicup2022_nlu_test.csv": test_input},
+                    {"aicup2022_nlu.csv": 'id,q,r\n1,"c d","q w"\n'}, items=True)
+    assert run.returncode == 0, run.stderr
+    text = (run.items / "error_analysis.html").read_text(encoding="utf-8")
+    assert ('<div class="marked"><span class="side">q (the argument; explanations marked where they occur in it)'
+            '</span><div class="text-box">a <mark class="g" title="gold">b </mark><mark class="b" title="gold and '
+            'predicted">c</mark><mark class="p" title="predicted"> d</mark> e</div></div>') in text
+    assert ('<span class="side">r (the argument; explanations marked where they occur in it)</span><div '
+            'class="text-box">x <mark class="g" title="gold">y</mark> z</div>') in text  # "q w" is not in r

@@ -88,6 +88,30 @@ class ItemView:
         self.table = table
 
 
+def marked_text(text: str, gold: Sequence[Tuple[int, int]], predicted: Sequence[Tuple[int, int]]
+                ) -> List[Tuple[str, str, str]]:
+    """``text`` as ``ItemView.marked`` pieces: each stretch covered by a gold span only ("g"), a
+    predicted span only ("p") or both ("b"), spans as (start, end) character offsets.
+
+    >>> marked_text("abcdef", [(1, 4)], [(3, 5)])
+    [('', 'a', ''), ('g', 'bc', 'gold'), ('b', 'd', 'gold and predicted'), ('p', 'e', 'predicted'), ('', 'f', '')]
+    """
+    sides = [0] * len(text)  # bit 1: gold, bit 2: predicted
+    for bit, spans in ((1, gold), (2, predicted)):
+        for start, end in spans:
+            for position in range(max(0, start), min(end, len(text))):
+                sides[position] |= bit
+    names = {0: ("", ""), 1: ("g", "gold"), 2: ("p", "predicted"), 3: ("b", "gold and predicted")}
+    pieces: List[Tuple[str, str, str]] = []
+    start = 0
+    for position in range(1, len(text) + 1):
+        if position == len(text) or sides[position] != sides[start]:
+            kind, title = names[sides[start]]
+            pieces.append((kind, text[start:position], title))
+            start = position
+    return pieces
+
+
 class TrackResult:
     """What a track's ``score`` returns: the leaderboard scores and what the outputs show.
 

@@ -314,7 +314,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                "each text's one pair of wrapping quotes removed first."],
         warnings=warnings,
         private=private,
-        item_view=_item_view(gold, by_id, tokenizer),
+        item_view=_item_view(gold, by_id, tokenizer, test_path if test_ids is not None else None),
     )
 
 
@@ -329,10 +329,23 @@ def item_error(totals: Totals) -> float:
     return 1 - aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals)["nlu_score"]
 
 
-def _item_view(gold: Dict[str, List[Row]], by_id: Dict[str, Row], tokenizer) -> Callable[[str], ItemView]:
-    """Per id: the gold answer the score chose and the prediction, q' and r', their tokens marked by
-    one LCS alignment (in both, gold only, predicted only)."""
+def _item_view(gold: Dict[str, List[Row]], by_id: Dict[str, Row], tokenizer,
+               test_path: Optional[str]) -> Callable[[str], ItemView]:
+    """Per id: the arguments q and r (from the test input, when it is in ref/) with the chosen gold
+    explanation and the predicted one marked where they occur in them; then q' and r', gold and
+    predicted, their tokens marked by one LCS alignment (in both, gold only, predicted only)."""
     from ..lcs import lcs_alignment, lcs_length
+    from ..result import marked_text
+    arguments: Dict[str, Tuple[str, str]] = {}
+
+    def argument(identifier: str) -> Optional[Tuple[str, str]]:
+        if test_path is None:
+            return None
+        if not arguments:  # the test input, read again once (scoring keeps its ids only)
+            for _, fields in read_rows(test_path, TEST_INPUT, None):
+                if len(fields) >= 3:
+                    arguments[fields[0].strip()] = (strip_wrapping_quotes(fields[1]), strip_wrapping_quotes(fields[2]))
+        return arguments.get(identifier)
 
     def view(identifier: str) -> ItemView:
         answer = by_id[identifier]
@@ -348,6 +361,15 @@ def _item_view(gold: Dict[str, List[Row]], by_id: Dict[str, Row], tokenizer) -> 
         assert best is not None
         total, chosen, parts = best
         marked = []
+        texts = argument(identifier)
+        if texts is not None:
+            chosen_row = gold[identifier][chosen]
+            for field, text, gold_answer, answer_text in (("q", texts[0], chosen_row.q, answer.q),
+                                                          ("r", texts[1], chosen_row.r, answer.r)):
+                spans = [[(found, found + len(piece))] if piece and found >= 0 else []
+                         for piece, found in ((p, text.find(p)) for p in (gold_answer.strip(), answer_text.strip()))]
+                marked.append(("%s (the argument; explanations marked where they occur in it)" % field,
+                               marked_text(text, spans[0], spans[1])))
         for (field, answer_tokens), (gold_tokens, _) in zip(predicted.items(), parts):
             if len(gold_tokens) * len(answer_tokens) <= MAX_ALIGNED_CELLS:
                 in_gold, in_answer = lcs_alignment(gold_tokens, answer_tokens)
