@@ -23,7 +23,7 @@ import sys
 import tempfile
 import zipfile
 import zlib
-from typing import Dict, List, Tuple
+from typing import Dict, List
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_UNPACKED_BYTES = 6 * 200 * 1024 ** 2  # a zip that unpacks to more is refused (zip bomb): 6 tracks

@@ -15,7 +15,7 @@ Bounded whatever the submission: ``MAX_ITEMS`` items a track, ``MAX_TEXT`` chara
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .problems import clip
 from .registry import BY_NAME
