@@ -6,12 +6,11 @@ from __future__ import annotations
 import os
 import shutil
 
+import nbclient  # pinned in requirements-dev.txt, with nbformat and ipykernel (the python3 kernel)
+import nbformat
 import pytest
 
 from conftest import ROOT, nltk_data_dir
-
-nbformat = pytest.importorskip("nbformat")  # requirements-dev.txt pins both
-nbclient = pytest.importorskip("nbclient")
 
 
 @pytest.fixture(scope="module")
