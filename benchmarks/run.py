@@ -40,9 +40,9 @@ from scorer.registry import BY_NAME, TRACKS as REGISTERED  # noqa: E402
 
 # Each track's input generator (gold in ref/, a submission in res/, at a scale of the real data; its
 # module's write_benchmark_input): the benchmark knows no file format.
-TRACKS = {track.name: track.implementation().write_benchmark_input for track in REGISTERED}
+TRACKS = {track.name: track.write_benchmark_input for track in REGISTERED}
 # Each track's benchmark settings (its module's BENCHMARK: scales, naive oracle, targets).
-SETTINGS = {track.name: getattr(track.implementation(), "BENCHMARK", {}) for track in REGISTERED}
+SETTINGS = {track.name: track.benchmark for track in REGISTERED}
 TESTS = os.path.join(ROOT, "tests")
 
 # --- the measured programs --------------------------------------------------------------------------

@@ -38,7 +38,7 @@ def sample_scores(program_dir: str, gold_dir: str, sample_zip: bytes) -> Dict[st
 def card_section(track, heading: str = "Submission format") -> str:
     """The body of section ``## heading`` of a track's metric card (``<module>.md`` beside it),
     without its first line when that line says where the section is copied."""
-    with open(os.path.splitext(track.implementation().__file__)[0] + ".md", encoding="utf-8") as handle:
+    with open(track.card_path, encoding="utf-8") as handle:
         card = handle.read()
     match = re.search(r"^## %s\n(.*?)(?=^## |\Z)" % re.escape(heading), card, re.M | re.S)
     if match is None:
@@ -55,7 +55,7 @@ def fill_template(template: str, tracks: Sequence) -> str:
         return ", ".join("`%s`" % name for name in names)
 
     released = list(dict.fromkeys(name for track in tracks
-                                  for name in getattr(track.implementation(), "RELEASED_GOLD", {}).values()))
+                                  for name in track.released_gold.values()))
     values = {
         "SUBMISSION_FILES": " ".join(track.filename for track in tracks),
         "FIRST_FILE": tracks[0].filename,
@@ -94,9 +94,8 @@ def generated_sections(tracks: Sequence, scores: Dict[str, float], phase_label: 
                 lines.append("| `%s` | `%s` | %.6f |" % (track.name, key, scores[key]))
     lists: Dict[tuple, list] = {}  # technique list -> the tracks that use it, in registry order
     for track in tracks:
-        techniques = tuple(getattr(track.implementation(), "TECHNIQUES", ()) or ())
-        if techniques:
-            lists.setdefault(techniques, []).append(track)
+        if track.techniques:
+            lists.setdefault(track.techniques, []).append(track)
     for techniques, users in lists.items():
         lines += ["", "## The %d technique names of %s" % (len(techniques), " and ".join(
             "`%s` (`%s`)" % (track.name, track.filename) for track in users)),

@@ -18,7 +18,7 @@ def derive_public_data(reference_dir: str, public_dir: str) -> List[str]:
     os.makedirs(public_dir, exist_ok=True)
     written: List[str] = []
     for track in TRACKS:
-        written += track.implementation().write_public_input(reference_dir, public_dir, track.filename)
+        written += track.write_public_input(reference_dir, public_dir, track.filename)
     return written
 
 
@@ -28,7 +28,7 @@ def public_ids(public_dir: str) -> Dict[str, List[str]]:
     tell a prediction for another phase's inputs from a broken file. Ids are public."""
     ids: Dict[str, List[str]] = {}
     for track in TRACKS:
-        found = track.implementation().public_ids(public_dir, track.filename)
+        found = track.public_ids(public_dir, track.filename)
         if found is not None:
             ids[track.filename] = found
     return ids

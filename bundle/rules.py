@@ -291,8 +291,7 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
                     % (phase.get("label"), track.name, path, " or ".join(track.gold_names),
                        ", ".join(columns)))
         for track in tracks:  # what a track module says is missing from its reference data
-            check = getattr(track.implementation(), "reference_data_problem", None)
-            problem = check(path) if check is not None else ""
+            problem = track.reference_data_problem(path)
             if problem:
                 add("phase %s: %s" % (phase.get("label"), problem))
         for track in tracks:  # the scorer writes every key of the phase's tracks (not entered: ranks last)

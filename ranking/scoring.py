@@ -19,7 +19,7 @@ from scorer.registry import TRACKS
 from scorer.resampling import ItemStatistics, item_statistics
 
 # The tracks with a technique list (their modules' TECHNIQUES): per-technique tables and figures.
-TECHNIQUE_TRACKS = tuple(track.name for track in TRACKS if getattr(track.implementation(), "TECHNIQUES", None))
+TECHNIQUE_TRACKS = tuple(track.name for track in TRACKS if track.techniques)
 
 
 @dataclass

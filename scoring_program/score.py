@@ -32,7 +32,6 @@ sys.path.insert(0, PROGRAM_DIR)
 from scorer.options import load_options  # noqa: E402
 from scorer.workers import wait_for_v15_watcher  # noqa: E402
 from scorer.problems import ProgramError, ReferenceDataError, SubmissionError, capped  # noqa: E402
-from scorer.result import unstorable_scores  # noqa: E402
 # The registry (and so every track module, and the report, which lists the tracks) is imported in
 # run(), inside main()'s guard: a track module that cannot be imported is a program fault, one
 # line on stderr, never a traceback.
@@ -100,7 +99,7 @@ def run(argv, items_dir=None):
         if problem:
             print("--items %s %s; choose another folder" % (items_dir, problem), file=sys.stderr)
             return 2
-    from scorer.registry import TRACKS
+    from scorer.in_process import phase_tracks, scored_files
     from scorer.submission import locate_submission
     input_dir, output_dir = argv[1], argv[2]
     reference_dir = os.path.join(input_dir, "ref")
@@ -109,12 +108,11 @@ def run(argv, items_dir=None):
     try:
         options = load_options(PROGRAM_DIR, reference_dir)
         outcome.detail, outcome.options = options.detailed_results, options
-        phase_tracks = [(track, track.find_gold(reference_dir)) for track in TRACKS]
-        phase_tracks = [(track, gold) for track, gold in phase_tracks if gold is not None]
-        if not phase_tracks:
+        tracks = phase_tracks(reference_dir)
+        if not tracks:
             raise ReferenceDataError(["reference data: no gold file of any track in ref/"])
-        outcome.phase_tracks = [track.name for track, _ in phase_tracks]
-        submission = locate_submission(os.path.join(input_dir, "res"), [t for t, _ in phase_tracks])
+        outcome.phase_tracks = [track.name for track, _ in tracks]
+        submission = locate_submission(os.path.join(input_dir, "res"), [t for t, _ in tracks])
     except ReferenceDataError as error:
         outcome.reference_problem(error)
         return outcome.finish()
@@ -125,36 +123,29 @@ def run(argv, items_dir=None):
     for line in submission.notices:
         print(line)
 
-    for track, gold_path in phase_tracks:
-        submitted = submission.files.get(track.filename)
-        if submitted is None:
-            continue
+    def announce(track):
         outcome.submitted.append(track.name)
         print("scoring %s (%s)" % (track.filename, track.name))
-        try:
-            result = track.scorer()(gold_path, submitted, track.filename, options, reference_dir)
-        except SubmissionError as error:
+
+    for track, result, error in scored_files(tracks, submission.files, options, reference_dir, announce):
+        if isinstance(error, SubmissionError):
             outcome.problems.extend(error.lines)
             outcome.hidden += error.more
             outcome.stopped = outcome.stopped or error.stopped
             continue
-        except ReferenceDataError as error:
+        if isinstance(error, ReferenceDataError):
             outcome.reference_problem(error)
             continue
-        except ProgramError as error:  # an installation fault of ours (no gold in the message)
+        if isinstance(error, ProgramError):  # an installation fault of ours (no gold in the message)
             outcome.problems.append("%s: the scoring program cannot score this file as installed: %s; please "
                                     "tell the organisers" % (track.filename, error))
             continue
-        except Exception:  # a bug of ours: no traceback for the participant, all of it for us
+        if error is not None:  # a bug of ours: no traceback for the participant, all of it for us
             import traceback
             outcome.problems.append("%s: internal error of the scoring program while scoring this file; please "
-                                "tell the organisers (%s)" % (track.filename, DETAILS_HINT))
-            outcome.private_lines.append(traceback.format_exc())
-            continue
-        unstorable = unstorable_scores(result.scores)
-        if unstorable:  # (no track can produce one; kept so that no run is lost silently)
-            outcome.problems.append("%s: the score %s is not finite or not below 1e10, which the platforms "
-                                    "cannot store; this file was not scored" % (track.filename, ", ".join(unstorable)))
+                                    "tell the organisers (%s)" % (track.filename, DETAILS_HINT))
+            outcome.private_lines.append("".join(traceback.format_exception(type(error), error,
+                                                                            error.__traceback__)))
             continue
         for warning in result.warnings:
             print("%s: warning: %s" % (track.filename, warning))

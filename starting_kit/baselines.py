@@ -25,8 +25,8 @@ def write_submission(public_dir: str, out_dir: str, multilabel: str = "random", 
     """One submission file per track whose public input is in ``public_dir``."""
     os.makedirs(out_dir, exist_ok=True)
     written: List[str] = []
-    for track, module in program_tracks():
-        written += module.write_baseline(public_dir, out_dir, track.filename, seed, multilabel)
+    for track in program_tracks():
+        written += track.write_baseline(public_dir, out_dir, track.filename, seed, multilabel)
     return written
 
 

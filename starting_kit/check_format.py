@@ -26,8 +26,8 @@ def stand_in_gold(public_dir: str, gold_dir: str) -> list:
     (each track module of the scoring program knows how: ``write_stand_in_gold``)."""
     os.makedirs(gold_dir, exist_ok=True)
     written = []
-    for track, module in program_tracks():
-        written += module.write_stand_in_gold(public_dir, gold_dir, track.filename)
+    for track in program_tracks():
+        written += track.write_stand_in_gold(public_dir, gold_dir, track.filename)
     return written
 
 

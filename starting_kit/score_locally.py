@@ -331,8 +331,7 @@ def show_reference_problems(problems_path: str, reference_dir: str) -> None:
     except OSError:
         return
     if any("labels" in line and "missing field" in line for line in lines) or \
-            any(module.is_public_input(reference_dir) for _, module in program_tracks()
-                if hasattr(module, "is_public_input")):
+            any(track.is_public_input(reference_dir) for track in program_tracks()):
         print("score_locally: %s looks like a phase's public data (the inputs, without the answers): "
               "score against gold, or check the format with check_format.py" % reference_dir, file=sys.stderr)
     print("score_locally: the gold in %s has these problems (shown in full because you hold it):"
@@ -349,7 +348,7 @@ def program_tracks():
     if program_dir not in sys.path:
         sys.path.insert(0, program_dir)
     from scorer.registry import TRACKS
-    return [(track, track.implementation()) for track in TRACKS]
+    return list(TRACKS)
 
 
 def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) -> str:
@@ -371,16 +370,15 @@ def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) 
             folders[:] = []
         for name in sorted(files) + folders:
             found.setdefault(name, os.path.join(folder, name))
-    released_names = {name for _, module in tracks for name in getattr(module, "RELEASED_GOLD", {}).values()}
+    released_names = {name for track in tracks for name in track.released_gold.values()}
     if not released_names & set(found) and any(track.find_gold(reference_dir) and track.filename in submitted
-                                              for track, _ in tracks):
+                                              for track in tracks):
         return ""  # the competition's own layout (a folder with released files is read as released)
     target = os.path.join(work, "released")
     os.makedirs(target)
     chosen = []
-    for track, module in tracks:
-        releases = getattr(module, "RELEASED_GOLD", {})
-        candidates = [(split, found[name]) for split, name in releases.items() if name in found]
+    for track in tracks:
+        candidates = [(split, found[name]) for split, name in track.released_gold.items() if name in found]
         if phase:
             candidates = [(split, path) for split, path in candidates if split == phase]
         if not candidates or track.filename not in submitted:
@@ -402,8 +400,8 @@ def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) 
     if not chosen and located is None:
         return ""  # no file of the competition in the submission: score.py says so
     if not chosen:
-        looked_for = sorted({name for track, _ in tracks for name in track.gold_names})
-        released = sorted({name for _, module in tracks for name in getattr(module, "RELEASED_GOLD", {}).values()})
+        looked_for = sorted({name for track in tracks for name in track.gold_names})
+        released = sorted({name for track in tracks for name in track.released_gold.values()})
         raise KitError("no gold for the submitted files in %s; score_locally looks for the competition's gold "
                        "names (%s) or the tasks' released files (%s)"
                        % (reference_dir, ", ".join(looked_for), ", ".join(released)))
@@ -507,7 +505,7 @@ def verdict(code: int, stderr: str, located=None) -> str:
         return ("platform: not decided here: the gold given with --ref has problems (above); the platform "
                 "scores against its own gold")
     files = sorted({line.split(": ", 1)[0] for line in stderr.splitlines()
-                    if line.split(": ", 1)[0] in {track.filename for track, _ in program_tracks()}})
+                    if line.split(": ", 1)[0] in {track.filename for track in program_tracks()}})
     where = ("the problems of %s above" % ", ".join(files)) if files else "the problems above"
     return ("platform: this submission would FAIL as a whole: the platform records none of its scores, "
             "not even those of valid files, because of %s; fix them (or leave those files out) and "

@@ -191,7 +191,7 @@ def test_accepted_variants(tmp_path, text):
 def test_ties_choose_the_first_answer_and_halves_are_reported(tmp_path):
     result = score_text(tmp_path, '1,"a b","d e f"\n2,"x y","z"\n')
     # answer 1: q 2/3, r 1 -> 1.667; answer 2: q 1, r 2/3 -> 1.667: the first wins
-    assert result.private[0]["chosen_answer"] == 1
+    assert result.statistics.rows[0][1:3] == (2 / 3, 1.0)  # (q', r') of the first answer
     assert result.scores["nlu_q"] == pytest.approx((2 / 3 + 1) / 2)
 
 

@@ -21,7 +21,7 @@ LAYERS = {
 MODULE_LAYER = {
     "score": "contract", "submission": "contract", "workers": "contract", "in_process": "contract",
     "report": "outputs", "error_analysis": "outputs", "signature": "outputs", "resampling": "outputs",
-    "registry": "tracks",
+    "registry": "tracks", "contract": "tracks",
     "span_metric": "shared", "spans": "shared", "span_store": "shared", "multilabel": "shared",
     "meme_multilabel": "shared", "lcs": "shared", "nltk_tokens": "shared", "public_input": "shared",
     "sample_text": "shared", "per_item": "shared", "techniques": "shared",
@@ -85,3 +85,74 @@ def test_imports_only_go_down():
                 wrong.append("%s imports another track module" % path.name)
     assert not wrong, wrong
 
+
+
+def _declaration_names():
+    import sys
+    sys.path.insert(0, str(ROOT / "scoring_program"))
+    from scorer.contract import DECLARATIONS
+    return {declaration.name for declaration in DECLARATIONS}
+
+
+def test_only_the_contract_reads_a_track_module():
+    """Every declaration of a track module is read by ``scorer/contract.py`` (its ``Track`` view,
+    with the contract's defaults): no other file asks a module with ``getattr``/``hasattr`` for a
+    declaration, nor reaches for the module behind a track."""
+    declarations = _declaration_names()
+    contract = ROOT / "scoring_program" / "scorer" / "contract.py"
+    found = []
+    for folder in ("scoring_program", "bundle", "ranking", "starting_kit", "benchmarks", "tools", "tests"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == contract or ".venv" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Attribute) and node.attr in ("implementation", "scorer", "_module"):
+                    found.append("%s:%d: .%s" % (path.relative_to(ROOT), node.lineno, node.attr))
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                        and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2):
+                    continue
+                attribute = node.args[1]
+                if isinstance(attribute, ast.Constant) and attribute.value in declarations:
+                    found.append("%s:%d: %s(..., %r)" % (path.relative_to(ROOT), node.lineno, node.func.id,
+                                                         attribute.value))
+    assert found == [], "read a track's declarations through scorer.registry's Track view:\n" + "\n".join(found)
+
+
+def test_a_module_missing_a_required_declaration_is_one_clear_error():
+    import sys
+    import types
+    sys.path.insert(0, str(ROOT / "scoring_program"))
+    from scorer.contract import DECLARATIONS, REQUIRED, ContractError, Track
+    from scorer.registry import TRACKS
+    from scorer.tracks import t6_st1
+
+    for declaration in DECLARATIONS:
+        module = types.ModuleType("scorer.tracks.broken")
+        module.__file__ = "broken.py"
+        module.__dict__.update({d.name: getattr(t6_st1, d.name) for d in DECLARATIONS if hasattr(t6_st1, d.name)})
+        module.__dict__.pop(declaration.name, None)
+        if declaration.default is REQUIRED:
+            try:
+                Track(module)
+            except ContractError as error:
+                assert str(error) == ("track module broken: missing the required declaration %s "
+                                      "(scorer/contract.py)" % declaration.name)
+            else:
+                raise AssertionError("no error without " + declaration.name)
+        else:
+            default = declaration.default
+            assert getattr(Track(module), declaration.view) == (declaration.convert(default) if declaration.convert
+                                                                 else default)
+    assert {track.name for track in TRACKS} == {"t6_st1", "t6_st2", "t6_st3", "flc", "nlu", "absita"}
+
+
+def test_the_readme_gives_the_contract_as_its_docstring():
+    """README, "Adding a track", step 1 is ``scorer/contract.py``'s docstring, word for word."""
+    import sys
+    sys.path.insert(0, str(ROOT / "scoring_program"))
+    from scorer import contract
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Adding a track"):]
+    block = section[section.index("   ```text\n") + len("   ```text\n"):section.index("\n   ```\n")]
+    assert "\n".join(line[3:] for line in block.split("\n")) == contract.__doc__.strip("\n")

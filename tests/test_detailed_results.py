@@ -220,7 +220,7 @@ def test_every_number_follows_from_the_per_item_statistics(phase, page):
         sums = {kind: sum(value for column, value in totals.items() if column.startswith(kind + "|"))
                 for kind in ("tp", "fp", "fn", "gold", "predicted", "precision_sum", "recall_sum")}
         if track in ("t6_st2", "flc"):
-            expected_details = {"%ss" % result.private.names[0]: len(statistics.items), "gold spans": sums["gold"],
+            expected_details = {"%ss" % result.item_noun: len(statistics.items), "gold spans": sums["gold"],
                                 "predicted spans": sums["predicted"], "precision sum": sums["precision_sum"],
                                 "recall sum": sums["recall_sum"]}
         else:

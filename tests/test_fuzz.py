@@ -38,7 +38,7 @@ def score_bytes(reference, name, data: bytes):
     with open(path, "wb") as handle:
         handle.write(data)
     try:
-        result = track.scorer()(track.find_gold(str(reference)), path, name, Options(), str(reference))
+        result = track.score(track.find_gold(str(reference)), path, name, Options(), str(reference))
     except SubmissionError as error:
         assert error.lines and all(isinstance(line, str) and line for line in error.lines)
         assert all(line.startswith((name + ": ", "... and ")) for line in error.lines), error.lines

@@ -309,16 +309,21 @@ def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, de
     assert block_problems.lines == line_problems.lines
 
 
-def test_private_details_are_columns_that_add_up_to_the_totals(tmp_path):
+def test_the_items_file_holds_the_statistics_that_add_up_to_the_totals(tmp_path):
     from scorer.report import write_items
     result = score_case(tmp_path, "p10_split", Options())
     write_items(str(tmp_path / "items"), [result], [])
-    columns = json.loads((tmp_path / "items" / "flc_items.json").read_text(encoding="utf-8"))
-    assert list(columns) == ["article", "technique", "precision_sum", "recall_sum", "predicted", "gold"]
-    assert len({len(values) for values in columns.values()}) == 1
-    assert sum(columns["gold"]) == result.details["gold spans"]
-    assert sum(columns["predicted"]) == result.details["predicted spans"]
-    assert abs(sum(columns["precision_sum"]) - result.details["precision sum"]) < 1e-9
+    written = json.loads((tmp_path / "items" / "flc_items.json").read_text(encoding="utf-8"))
+    assert list(written) == ["items", "columns", "rows"] and len(written["items"]) == len(written["rows"])
+    totals = dict.fromkeys(written["columns"], 0)
+    for row in written["rows"]:
+        for column, value in zip(written["columns"], row):
+            totals[column] += value
+    by_kind = {kind: sum(v for c, v in totals.items() if c.startswith(kind + "|"))
+               for kind in ("gold", "predicted", "precision_sum")}
+    assert by_kind["gold"] == result.details["gold spans"]
+    assert by_kind["predicted"] == result.details["predicted spans"]
+    assert abs(by_kind["precision_sum"] - result.details["precision sum"]) < 1e-9
 
 
 _ARTICLE_SPANS = st.lists(st.tuples(st.sampled_from(NLP4IF2019_FLC[:3]), st.integers(0, 80), st.integers(1, 30)),

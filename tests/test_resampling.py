@@ -38,7 +38,7 @@ from scorer.tracks import absita, flc, nlu, t6_st1, t6_st2, t6_st3
 
 sys.path.insert(0, str(ROOT))
 from ranking import statistics as ranking  # noqa: E402
-from scorer.registry import TRACKS  # noqa: E402
+from scorer.registry import BY_NAME, TRACKS  # noqa: E402
 from scorer.resampling import LEADERBOARDS  # noqa: E402
 
 DEV = ROOT / "reference_data" / "dev"
@@ -80,16 +80,15 @@ def dev_submissions(tmp_path_factory):
     return folders
 
 
-def test_every_track_module_has_statistics_an_aggregate_and_its_leaderboards():
+def test_every_track_module_has_an_aggregate_and_its_leaderboards():
     from scorer.registry import TRACKS
 
     boards = {(track, key) for _, track, key, _ in LEADERBOARDS}
     for track in TRACKS:
-        module = track.implementation()
-        assert callable(module.item_statistics) and callable(module.aggregate), track.name
-        assert module.LEADERBOARDS[0] == (track.name, track.keys[0])  # the board named after the track
+        assert callable(track.aggregate), track.name
+        assert track.leaderboards[0] == (track.name, track.keys[0])  # the board named after the track
         assert (track.name, track.keys[0]) in boards
-        assert {key for _, key in module.LEADERBOARDS} <= set(track.keys)
+        assert {key for _, key in track.leaderboards} <= set(track.keys)
     assert [(name, key, higher) for name, _, key, higher in LEADERBOARDS if name.startswith("absita")] == \
         [("absita", "ate_f1", True), ("absita_absa", "absa_f1", True), ("absita_sa", "sa_rmse", False)]
     assert len({name for name, _, _, _ in LEADERBOARDS}) == len(LEADERBOARDS) == 8
@@ -496,3 +495,50 @@ def test_absita_resamples_equal_the_oracle_on_rebuilt_files(fields, tmp_path):
         for task, task_counts in counts.items():  # the integer statistics, exactly
             assert tuple(totals[task + "_" + f] for f in ("exact", "partial", "predicted", "gold")) == task_counts
         assert totals["reviews"] == len(drawn)
+
+
+def _toy_track(tmp_path):
+    """The toy track of tests/test_adding_a_track.py, loaded as a module of scorer.tracks, through
+    the contract's view; and a submission of it scored against its sample gold."""
+    import importlib.util
+    from scorer.contract import Track
+
+    spec = importlib.util.spec_from_file_location("scorer.tracks.toy", str(ROOT / "tests" / "toy_track" / "toy.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    track = Track(module)
+    gold, public, res = tmp_path / "toy_gold", tmp_path / "toy_public", tmp_path / "toy_res"
+    for folder in (gold, public, res):
+        folder.mkdir()
+    track.write_sample_gold(str(gold), "dev", 3)
+    track.write_public_input(str(gold), str(public), track.filename)
+    track.write_baseline(str(public), str(res), track.filename, 5)
+    return track, track.score(str(gold / track.filename), str(res / track.filename), track.filename, Options(),
+                              str(gold))
+
+
+def test_every_aggregate_computes_on_arrays_as_on_numbers(dev_submissions, tmp_path):
+    """The contract's rule (scorer/contract.py, ``aggregate``): only ``ops``' operations, so that
+    numpy arrays of resamples pass through as plain numbers do. Every module's aggregate, the toy's
+    included, on 30 resamples: plain totals with ScalarOps and array totals with ArrayOps agree."""
+    results = [(track, result) for track, result in
+               ((BY_NAME[name], result) for name, result in
+                score_in_process(str(DEV), str(dev_submissions[0]), PROGRAM_DIR)[0].items())]
+    results.append(_toy_track(tmp_path))
+    assert sorted(track.name for track, _ in results) == sorted([t.name for t in TRACKS] + ["toy"])
+    for track, result in results:
+        statistics = result.statistics
+        resamples = resample_indices(len(statistics.items), 30, 7)
+        counts = np.zeros((len(resamples), len(statistics.items)))
+        for r, indices in enumerate(resamples):
+            counts[r] = np.bincount(indices, minlength=len(statistics.items))
+        matrix = np.array(statistics.rows, dtype=np.float64).reshape(len(statistics.items), -1)
+        array_totals = counts @ matrix
+        on_arrays = track.aggregate(statistics, {c: array_totals[:, j] for j, c in enumerate(statistics.columns)},
+                                    ranking.ArrayOps)
+        assert set(on_arrays) == set(result.scores), track.name
+        for r, indices in enumerate(resamples):
+            on_numbers = track.aggregate(statistics, column_totals(statistics, indices))
+            for key, value in on_numbers.items():
+                assert isinstance(value, float), (track.name, key)
+                assert abs(float(on_arrays[key][r]) - value) <= 1e-12, (track.name, key, r)

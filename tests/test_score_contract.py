@@ -318,11 +318,14 @@ def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
 
 @pytest.mark.parametrize("n", [0, 1, 4096, 4097, 9000])
 def test_item_details_are_written_in_chunks_as_one_json_document(tmp_path, n):
+    from scorer.per_item import ItemStatistics
     from scorer.report import write_items
     from scorer.result import TrackResult
-    items = [[i, "technique", 0.5, 1] for i in range(n)]
-    write_items(str(tmp_path / "items"), [TrackResult("t", "t", {}, private=items)], [])
-    assert json.loads((tmp_path / "items" / "t_items.json").read_text(encoding="utf-8")) == items
+    rows = [[i, 0.5, 1] for i in range(n)]
+    statistics = ItemStatistics("t", ["item %d" % i for i in range(n)], ["a", "b", "c"], rows)
+    write_items(str(tmp_path / "items"), [TrackResult("t", "t", {}, statistics=lambda: statistics)], [])
+    assert json.loads((tmp_path / "items" / "t_items.json").read_text(encoding="utf-8")) == {
+        "items": statistics.items, "columns": ["a", "b", "c"], "rows": rows}
 
 
 def test_predictions_for_another_phase_are_named_as_such(tmp_path):

@@ -44,10 +44,8 @@ def python_files() -> List[Path]:
 def test_each_track_file_name_is_written_only_in_its_track_module():
     names: Dict[str, str] = {}  # file name -> the module that may write it
     for track in TRACKS:
-        module = track.implementation()
-        for name in (track.filename,) + track.gold_names + tuple(
-                getattr(module, attribute) for attribute in ("TEST_INPUT",) if hasattr(module, attribute)):
-            names[name] = module.__file__
+        for name in (track.filename,) + track.gold_names + ((track.test_input,) if track.test_input else ()):
+            names[name] = track.module_path
     strings = {path: code_strings(path) for path in python_files()}
     for name, owner in names.items():
         writers = sorted(str(path.relative_to(ROOT)) for path, values in strings.items()

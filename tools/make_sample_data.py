@@ -33,7 +33,7 @@ def write_split(folder: str, split: str, seed: int) -> List[str]:
     os.makedirs(folder, exist_ok=True)
     written: List[str] = []
     for track in TRACKS:
-        written += track.implementation().write_sample_gold(folder, split, seed)
+        written += track.write_sample_gold(folder, split, seed)
     return written
 
 

@@ -2,11 +2,11 @@
 
 Only for a local run with the participant's own gold (``score_locally.py --items DIR``): it shows
 gold text and labels, which the platforms' outputs never hold. Per track, the items with the
-largest error by the track's per-item statistics (its module's ``item_statistics``, the numbers
-behind the scores), each with its text and the gold and predicted spans highlighted (span tracks),
-its gold and predicted labels (multilabel tracks), or the texts, facts and table its track module's
-view gives (``ItemView.marked``: nlu's explanation tokens aligned by the LCS, absita's review with
-its aspect terms), ordered by the module's ``item_error``.
+largest error by the track's per-item statistics (``result.statistics``, the numbers behind the
+scores), each with its text and the gold and predicted spans highlighted (span tracks), its gold
+and predicted labels (multilabel tracks), or the texts, facts and table its track module's view
+gives (``ItemView.marked``: nlu's explanation tokens aligned by the LCS, absita's review with its
+aspect terms), ordered by the module's ``item_error``.
 
 Bounded whatever the submission: ``MAX_ITEMS`` items a track, ``MAX_TEXT`` characters of text and
 ``MAX_SPANS`` spans a side per item, item ids clipped.
@@ -35,14 +35,14 @@ def item_errors(result: TrackResult) -> List[Tuple[str, float]]:
     track's false positives + false negatives; any other track's ``item_error`` of the item's
     statistics."""
     statistics = item_statistics(result)
-    error_of = BY_NAME[result.track].item_error
+    track = BY_NAME[result.track]
     if _is_span_track(statistics.columns):
         signs = [{"precision_sum": -1, "recall_sum": -1, "predicted": 1, "gold": 1}[column.split("|")[0]]
                  for column in statistics.columns]
-    elif _is_multilabel_track(statistics.columns) or error_of is None:
+    elif _is_multilabel_track(statistics.columns) or not track.item_error_measure:
         signs = [0 if column.startswith("tp|") else 1 for column in statistics.columns]
-    else:
-        return [(item, error_of(dict(zip(statistics.columns, row))))
+    else:  # the track's own error (it declares item_error and ITEM_ERROR)
+        return [(item, track.item_error(dict(zip(statistics.columns, row))))
                 for item, row in zip(statistics.items, statistics.rows)]
     return [(item, sum(sign * value for sign, value in zip(signs, row)))
             for item, row in zip(statistics.items, statistics.rows)]
@@ -140,7 +140,7 @@ def _track_section(result: TrackResult) -> List[str]:
     track = BY_NAME[result.track]
     if spans:
         measure = "unmatched span mass: Σ over techniques of (predicted − precision sum) + (gold − recall sum)"
-    elif _is_multilabel_track(columns) or track.item_error is None:
+    elif _is_multilabel_track(columns) or not track.item_error_measure:
         measure = "false positives + false negatives"
     else:
         measure = track.item_error_measure

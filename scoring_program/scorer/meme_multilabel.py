@@ -2,8 +2,8 @@
 
 Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and the metric
 (micro/macro-F1 with ``zero_division=1`` over the subtask's class list); only the list differs.
-The headline scores are ``multilabel.aggregate`` of the per-class totals; ``item_statistics``
-gives the per-meme rows the same aggregate resamples. Both track modules bind them.
+The headline scores are ``multilabel.aggregate`` of the per-class totals; ``meme_statistics``
+gives the per-meme rows (the result's ``statistics``) the same aggregate resamples.
 """
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ import json
 from operator import itemgetter
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from .multilabel import aggregate, class_columns, class_totals, count_classes, micro_macro
+from .multilabel import (aggregate, class_columns, class_rows, class_totals, count_classes,
+                         micro_precision_recall)
 from .options import Options, other_phase_ids
 from .per_item import ItemStatistics
 from .problems import Problems, reading_reference
 from .readers import record_where
 from .records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
-from .result import Columns, ItemView, TrackResult
+from .result import ItemView, TrackResult
 
 # (id, set of labels, the labels as listed in the file) per record, in file order
 LabelSets = List[Tuple[str, FrozenSet[str], Sequence[str]]]
@@ -105,17 +106,11 @@ def score_multilabel(track: str, title: str, classes: Sequence[str],
     predicted = list(map(submitted_by_id.__getitem__, gold_ids))  # (id, set, listed) in gold order
     gold_sets = list(map(itemgetter(1), gold))
     predicted_sets = list(map(itemgetter(1), predicted))
-    counts = count_classes(zip(gold_sets, predicted_sets), classes)
-    scores = micro_macro(counts, classes)  # the table and the micro P and R
-    # The headline: the aggregate of the totals of every meme's row, as each resample's score
-    headline = aggregate(ItemStatistics(track, [], [], [], classes), class_totals(counts, classes))
-
-    def private_column(index: int) -> list:  # labels as each file lists them, no per-row work
-        if index == 0:
-            return gold_ids
-        if index == 1:
-            return list(map(itemgetter(2), gold))
-        return list(map(itemgetter(2), predicted))
+    # The column totals of every meme's row, summed here in one pass: the headline is their
+    # aggregate (as each resample's score), the table and the micro P and R their per-class steps
+    totals = class_totals(count_classes(zip(gold_sets, predicted_sets), classes), classes)
+    headline = aggregate(ItemStatistics(track, [], [], [], classes), totals)
+    micro_precision, micro_recall = micro_precision_recall(totals, classes)
 
     def item_view(meme: str) -> ItemView:  # local error analysis only: the gold file is read again, once
         if not texts:
@@ -138,35 +133,35 @@ def score_multilabel(track: str, title: str, classes: Sequence[str],
             "memes": len(gold),
             "gold labels": sum(map(len, gold_sets)),
             "predicted labels": sum(map(len, predicted_sets)),
-            "micro precision": scores.micro_precision,
-            "micro recall": scores.micro_recall,
+            "micro precision": micro_precision,
+            "micro recall": micro_recall,
         },
-        table=scores.rows,
+        table=class_rows(totals, classes),
         table_note="Per class, scikit-learn semantics with zero_division=1: a technique absent from "
                    "gold and predictions scores 1.0 and counts in the macro average.",
         warnings=problems.warnings,
-        private=Columns(["id", "gold", "predicted"], private_column),
+        statistics=lambda: meme_statistics(track, classes, gold_ids, gold_sets, predicted_sets, tuple(headline)),
+        item_noun="meme",
         item_view=item_view,
     )
 
 
-def item_statistics(result: TrackResult) -> ItemStatistics:
+def meme_statistics(track: str, classes: Sequence[str], ids: List[str], gold_sets: Sequence[FrozenSet[str]],
+                    predicted_sets: Sequence[FrozenSet[str]], keys: Sequence[str]) -> ItemStatistics:
     """Per meme (gold order) and class: true positive, false positive, false negative (0 or 1),
-    columns ``multilabel.class_columns`` of the table's classes (the track's list)."""
-    classes = [row.label for row in result.table or ()]
+    columns ``multilabel.class_columns`` of the track's classes."""
+    classes = list(classes)
     position = {label: i for i, label in enumerate(classes)}
     columns = class_columns(classes)
-    ids, gold, predicted = (result.private.values(i) for i in range(3))
     rows = []
-    for gold_labels, predicted_labels in zip(gold, predicted):
+    for gold_set, predicted_set in zip(gold_sets, predicted_sets):
         row = [0] * len(columns)
-        gold_set, predicted_set = set(gold_labels), set(predicted_labels)
         for label in gold_set:
             row[3 * position[label] + (0 if label in predicted_set else 2)] = 1
         for label in predicted_set - gold_set:
             row[3 * position[label] + 1] = 1
         rows.append(tuple(row))
-    return ItemStatistics(result.track, list(ids), columns, rows, classes, tuple(result.scores))
+    return ItemStatistics(track, list(ids), columns, rows, classes, tuple(keys))
 
 
 # --- the baselines of ST1 and ST3 (written from the public input) --------------------------------

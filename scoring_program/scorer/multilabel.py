@@ -6,7 +6,8 @@ false positives and false negatives, counted here per document and summed.
 
 ``aggregate`` is the tracks' scores from per-class totals (columns ``tp|<class>``, ``fp|<class>``,
 ``fn|<class>``): the headline (``class_totals`` of the counts) and every resample go through it.
-The multilabel track modules bind it (their ``item_statistics`` is ``meme_multilabel``'s).
+The multilabel track modules bind it (their per-item statistics are ``meme_multilabel``'s); the
+per-class table (``class_rows``) and the micro P and R come from the same totals, with its steps.
 
 ``zero_division=1`` means: a precision or recall of 0/0 is 1. So a class absent from both gold and
 predictions has P = R = F1 = 1 and lifts the macro average; a class on one side only scores 0.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .per_item import ItemStatistics, ScalarOps, Totals, numpy_mean
+from .per_item import ItemStatistics, ScalarOps, Totals, numpy_mean  # noqa: F401 (numpy_mean: tests import it here)
 from .result import TechniqueRow
 
 KINDS = ("tp", "fp", "fn")  # the per-class columns, "<kind>|<class>"
@@ -95,22 +96,31 @@ def micro_macro(counts: Dict[str, ClassCounts], classes: Sequence[str]) -> Multi
     ``sklearn_prf`` evaluates them, the macro mean over the classes in sorted order with numpy's
     pairwise summation.
     """
+    totals = class_totals(counts, classes)
+    scores = aggregate(ItemStatistics("", [], [], [], classes), totals)
+    micro_precision, micro_recall = micro_precision_recall(totals, classes)
+    return MultilabelScores(scores["_f1_micro"], scores["_f1_macro"], micro_precision, micro_recall,
+                            class_rows(totals, classes))
+
+
+def class_rows(totals: Totals, classes: Sequence[str]) -> List[TechniqueRow]:
+    """One table row per class, in list order, from the column totals: its P, R and F1 are the
+    steps of ``aggregate`` (``_sklearn_prf``) on that class's counts."""
     rows = []
     for label in classes:
-        c = counts[label]
-        precision, recall, f1 = sklearn_prf(c.true_positives, c.false_positives, c.false_negatives)
-        rows.append(TechniqueRow(label, precision, recall, f1, c.gold, c.predicted, c.true_positives,
-                                 c.false_positives, c.false_negatives))
-    tp = sum(counts[label].true_positives for label in classes)
-    fp = sum(counts[label].false_positives for label in classes)
-    fn = sum(counts[label].false_negatives for label in classes)
-    micro_precision, micro_recall, micro_f1 = sklearn_prf(tp, fp, fn)
-    # scikit-learn's MultiLabelBinarizer().fit([classes]) sorts the class names, so the official
-    # macro average adds the per-class F1 in sorted order; the floats of another order can differ
-    # in the last bit. The table keeps the task's own order.
-    f1_by_class = {row.label: row.f1 for row in rows}
-    macro_f1 = numpy_mean([f1_by_class[label] for label in sorted(classes)])
-    return MultilabelScores(micro_f1, macro_f1, micro_precision, micro_recall, rows)
+        tp, fp, fn = totals["tp|" + label], totals["fp|" + label], totals["fn|" + label]
+        precision, recall, f1 = _sklearn_prf(tp, fp, fn, ScalarOps)
+        rows.append(TechniqueRow(label, precision, recall, f1, tp + fn, tp + fp, tp, fp, fn))
+    return rows
+
+
+def micro_precision_recall(totals: Totals, classes: Sequence[str]) -> Tuple[float, float]:
+    """The micro precision and recall: ``aggregate``'s steps on the counts pooled in list order."""
+    tp = fp = fn = 0
+    for label in classes:
+        tp, fp, fn = tp + totals["tp|" + label], fp + totals["fp|" + label], fn + totals["fn|" + label]
+    precision, recall, _ = _sklearn_prf(tp, fp, fn, ScalarOps)
+    return precision, recall
 
 
 def class_columns(classes: Sequence[str]) -> List[str]:
@@ -140,8 +150,10 @@ def _sklearn_prf(tp, fp, fn, ops):
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, Any]:
     """``<track>_f1_micro`` and ``<track>_f1_macro`` from the per-class totals of
-    ``statistics.labels``, as ``micro_macro`` computes them: micro on the counts pooled in list
-    order, macro as numpy's mean over the classes in sorted order. ``key`` ending in ``_micro``:
+    ``statistics.labels``: micro on the counts pooled in list order, macro as numpy's mean over the
+    classes in sorted order (scikit-learn's MultiLabelBinarizer().fit([classes]) sorts the class
+    names, so the official macro average adds the per-class F1 in that order; the floats of another
+    order can differ in the last bit; the table keeps the task's own order). ``key`` ending in ``_micro``:
     only the micro score is needed (the 20-odd per-class F1 are skipped)."""
     classes = statistics.labels
     prefix = statistics.track

@@ -1,13 +1,13 @@
 """Per-item statistics, their column totals and the arithmetic of the aggregates: the shared
-machinery under every track's ``item_statistics`` and ``aggregate``.
+machinery under every track's statistics and ``aggregate`` (``contract.py``).
 
 An *item* is a track's unit of resampling, with all of its rows (a meme, an article, an id, a
-review). A track module turns a scored submission into one row of numbers per item, the item's
-sufficient statistics (``item_statistics(result) -> ItemStatistics``), and the column totals of
-any selection of items into its scores (``aggregate(statistics, totals, ops, key)``). Its
-headline scores are that aggregate over every item once, computed from totals the track sums
-while it scores (no per-item rows on the scoring path); the bootstrap resamples
-(``resampling.py``) are the same aggregate over other selections.
+review). A track's ``score`` gives one row of numbers per item, the item's sufficient statistics
+(``result.statistics``, an ``ItemStatistics``), and its module turns the column totals of any
+selection of items into its scores (``aggregate(statistics, totals, ops, key)``). Its headline
+scores and tables are that aggregate over every item once, computed from totals the track sums
+while it scores (no per-item rows on the scoring path: the rows are built when first asked); the
+bootstrap resamples (``resampling.py``) are the same aggregate over other selections.
 
 The aggregates are written once for two kinds of numbers through the operations of an ``ops``
 object: plain floats (``ScalarOps``, here) and arrays of resamples (``ranking.statistics.ArrayOps``,

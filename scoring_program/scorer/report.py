@@ -28,7 +28,7 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
-from .result import Columns, TechniqueRow, TrackResult
+from .result import TechniqueRow, TrackResult
 
 MIN_DECIMALS = 9
 NOT_ENTERED_HIGHER_IS_BETTER = -1.0  # every real score of these columns is >= 0
@@ -93,26 +93,22 @@ def write_scores(output_dir: str, scores: Dict[str, float], signatures: Optional
 def write_items(items_dir: str, results: Sequence[TrackResult], extra_lines: Sequence[str]) -> None:
     """Per-item details (which reveal gold), for a local run only: ``items_dir``, never output/.
 
-    One JSON file per track: a list of rows, or an object of columns (``Columns``); and
-    ``problems.txt``, the full text of reference-data problems and internal errors.
+    One JSON file per track, its per-item statistics: ``{"items": [...], "columns": [...], "rows":
+    [[...], ...]}`` (row i is item i's statistics, by column); and ``problems.txt``, the full text
+    of reference-data problems and internal errors.
     """
     os.makedirs(items_dir, exist_ok=True)
     for result in results:
+        statistics = result.statistics
         path = os.path.join(items_dir, "%s_items.json" % result.track)
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write('{"items": %s, "columns": %s, "rows": [' % (
+                json.dumps(statistics.items, ensure_ascii=False), json.dumps(statistics.columns, ensure_ascii=False)))
             # Chunks of the C encoder: fast, and never the whole document in memory at once.
-            if isinstance(result.private, Columns):
-                handle.write("{")
-                for index, name in enumerate(result.private.names):
-                    handle.write("%s%s: %s" % ("," if index else "", json.dumps(name),
-                                               json.dumps(result.private.values(index), ensure_ascii=False)))
-                handle.write("}\n")
-                continue
-            handle.write("[")
-            for start in range(0, len(result.private), 4096):
-                chunk = json.dumps(result.private[start:start + 4096], ensure_ascii=False)
+            for start in range(0, len(statistics.rows), 4096):
+                chunk = json.dumps(statistics.rows[start:start + 4096], ensure_ascii=False)
                 handle.write(("," if start else "") + chunk[1:-1])
-            handle.write("]\n")
+            handle.write("]}\n")
     if extra_lines:
         with open(os.path.join(items_dir, "problems.txt"), "w", encoding="utf-8", newline="\n") as handle:
             handle.write("\n".join(extra_lines) + "\n")
@@ -333,10 +329,11 @@ def _intervals_html(result: TrackResult, intervals: Optional[Dict[str, Tuple[flo
         parts.append('<tr><td class="key">%s</td><td>%s</td><td data-v="%r">%s</td><td data-v="%r">%s</td></tr>'
                      % (e(key), _number(result.scores[key]), low, _number(low), high, _number(high)))
     parts.append("</table></div>")
-    parts.append('<p class="note">95%% percentile bootstrap intervals: %d resamples of this phase\'s items (memes, '
-                 'articles, ids or reviews) drawn with replacement, seed %d, the same draws as score_locally.py\'s '
-                 'and the organisers\' result tables: how much a score owes to the draw of the items. Signature: '
-                 '<code>%s</code>.</p>' % (resamples, INTERVAL_SEED, e(interval_signature(resamples))))
+    parts.append('<p class="note">95%% percentile bootstrap intervals: %d resamples of this phase\'s %ss drawn with '
+                 'replacement, seed %d, the same draws as score_locally.py\'s and the organisers\' result tables: '
+                 'how much a score owes to the draw of the %ss. Signature: <code>%s</code>.</p>'
+                 % (resamples, e(result.item_noun), INTERVAL_SEED, e(result.item_noun),
+                    e(interval_signature(resamples))))
     return parts
 
 
@@ -487,7 +484,7 @@ def _confusions_html(result: TrackResult) -> List[str]:
     parts.append('<p class="note">Each count is the number of (predicted span, gold span) pairs of these two '
                  'techniques that share at least one character, over all %ss%s. They score nothing: the '
                  'measure matches spans of the same technique only.</p>'
-                 % (e(str(result.private.names[0]) if hasattr(result.private, "names") else "document"), more))
+                 % (e(result.item_noun), more))
     return parts
 
 

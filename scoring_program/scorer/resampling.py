@@ -1,7 +1,7 @@
 """Per-item statistics and bootstrap resamples: what confidence intervals and significance stand on.
 
-Generic: each track module declares its own per-item statistics and aggregate
-(``item_statistics(result) -> ItemStatistics``, ``aggregate(statistics, totals, ops, key)``) and
+Generic: each track's ``score`` gives its per-item statistics (``result.statistics``, an
+``ItemStatistics``) and its module declares their ``aggregate(statistics, totals, ops, key)`` and
 its ``LEADERBOARDS``; this module dispatches to them through the registry (``item_statistics``,
 ``aggregate``), lists the leaderboards, and holds what is the same for every track: the
 resamples and the intervals (scoring a submission in process: ``in_process.py``). The row type, the column totals
@@ -38,9 +38,8 @@ CONFIDENCE = Fraction(95, 100)
 
 
 def item_statistics(result: TrackResult) -> ItemStatistics:
-    """The per-item sufficient statistics of a scored submission (from ``result.private``), by
-    its track module's ``item_statistics``."""
-    return BY_NAME[result.track].implementation().item_statistics(result)
+    """The per-item sufficient statistics of a scored submission: what its track's ``score`` gave."""
+    return result.statistics
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
@@ -49,7 +48,7 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
     ``ops=ranking.statistics.ArrayOps``), by its track module's ``aggregate``. ``key``: only that
     score is needed (a hint: the multilabel tracks then skip the 20-odd per-class F1 of the macro
     average; other keys may come too)."""
-    return BY_NAME[statistics.track].implementation().aggregate(statistics, totals, ops, key)
+    return BY_NAME[statistics.track].aggregate(statistics, totals, ops, key)
 
 
 # --- resamples --------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""What a track hands back to the Codalab contract: scores, counts, a table, private details."""
+"""What a track hands back to the Codalab contract: its per-item statistics, and the scores, counts and
+table shown."""
 
 from __future__ import annotations
 
@@ -13,24 +14,6 @@ MAX_STORABLE = 1e10
 def unstorable_scores(scores: Dict[str, float]) -> List[str]:
     """The keys whose value the platforms cannot store (not finite, or too large)."""
     return [key for key, value in scores.items() if not (abs(float(value)) < MAX_STORABLE)]
-
-
-class Columns:
-    """Private details held as columns: ``names``, and ``values(i)``, the i-th column as a list.
-
-    Written as one JSON object of lists, a column at a time, so that the rows never exist as
-    Python lists all at once (an FLC test set at 100 times the real size has 400k rows).
-    ``items``: every item (document) in order, where the rows skip items that have none (a span
-    track's document with no span on either side): the resampling unit needs them all.
-    """
-
-    __slots__ = ("names", "values", "items")
-
-    def __init__(self, names: Sequence[str], values: Callable[[int], list],
-                 items: Optional[List[str]] = None) -> None:
-        self.names = list(names)
-        self.values = values
-        self.items = items
 
 
 class TechniqueRow:
@@ -117,20 +100,23 @@ class TrackResult:
 
     ``scores``: leaderboard key -> value, in display order. ``details``: public counts, e.g. "gold
     spans" -> 403. ``table``: the per-technique rows. ``notes`` (shown) and ``warnings`` (printed on
-    stdout) are public. ``private``: per-item details, organisers only (a list of rows, or
-    ``Columns``). ``confusions`` (span tracks): (predicted technique X, gold technique Y) -> number of
+    stdout) are public. ``statistics``: the per-item statistics (``per_item.ItemStatistics``: what
+    the resamples, the error analysis and the results tool stand on; never written on the
+    platform), given as one or as a function that builds it when first asked (the platform's run
+    never asks: no per-item rows on its path). ``item_noun``: what an item is ("meme",
+    "article"...). ``confusions`` (span tracks): (predicted technique X, gold technique Y) -> number of
     (predicted, gold) span pairs, X != Y, that share a character, summed over the documents (public:
     an aggregate). ``item_view`` (local error analysis only, ``score.py --items``): item id ->
     ``ItemView``; score.py drops it on the platform, where nothing per item may be written.
     """
 
-    __slots__ = ("track", "title", "scores", "details", "table", "table_note", "notes", "warnings", "private",
-                 "confusions", "item_view")
+    __slots__ = ("track", "title", "scores", "details", "table", "table_note", "notes", "warnings", "_statistics",
+                 "item_noun", "confusions", "item_view")
 
     def __init__(self, track: str, title: str, scores: Dict[str, float], details: Optional[Dict[str, float]] = None,
                  table: Optional[List[TechniqueRow]] = None, table_note: str = "",
-                 notes: Optional[List[str]] = None, warnings: Optional[List[str]] = None, private: Any = None,
-                 confusions: Optional[Dict[Tuple[str, str], int]] = None,
+                 notes: Optional[List[str]] = None, warnings: Optional[List[str]] = None,
+                 statistics: Any = None, item_noun: str = "item", confusions: Optional[Dict[Tuple[str, str], int]] = None,
                  item_view: Optional[Callable[[str], Any]] = None) -> None:
         self.track = track
         self.title = title
@@ -140,9 +126,17 @@ class TrackResult:
         self.table_note = table_note
         self.notes = [] if notes is None else notes
         self.warnings = [] if warnings is None else warnings
-        self.private = [] if private is None else private
+        self._statistics = statistics
+        self.item_noun = item_noun
         self.confusions = confusions
         self.item_view = item_view
+
+    @property
+    def statistics(self) -> Any:
+        """The per-item statistics (built on first use when the track gave a function)."""
+        if callable(self._statistics):
+            self._statistics = self._statistics()
+        return self._statistics
 
     def __repr__(self) -> str:
         return "TrackResult(%r, scores=%r)" % (self.track, self.scores)

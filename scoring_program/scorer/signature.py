@@ -30,8 +30,8 @@ def track_signature(track: str, options: Options) -> str:
     'flc|overlap:error|per_technique_recall:official|fragments_only:no'
     """
     from .registry import BY_NAME
-    settings = getattr(BY_NAME[track].implementation(), "SETTINGS", ())
-    parts = [track] + ["%s:%s" % (SHORT_NAMES.get(name, name), _text(getattr(options, name))) for name in settings]
+    parts = [track] + ["%s:%s" % (SHORT_NAMES.get(name, name), _text(getattr(options, name)))
+                       for name in BY_NAME[track].settings]
     return "|".join(parts + ["v" + __version__])
 
 

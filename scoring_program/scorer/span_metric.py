@@ -2,9 +2,9 @@
 
 Statistics are computed per document and technique (the rows of ``SpanStatistics``), then
 aggregated (``SpanCounts``): the headline numbers, the per-technique table and any resampling are
-sums of the same rows. ``item_statistics`` (a row per document: the four sums of each technique)
-and ``aggregate`` (the scores from per-technique totals) are the span tracks' own, bound by both
-track modules; the headline is that aggregate over the per-technique totals of every row.
+sums of the same rows. ``document_statistics`` (a row per document: the four sums of each technique,
+the result's ``statistics``) and ``aggregate`` (the scores from per-technique totals) are the span
+tracks' own; the headline is that aggregate over the per-technique totals of every row.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from operator import itemgetter, sub
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .per_item import ItemStatistics, ScalarOps, Totals
-from .result import Columns, TechniqueRow, TrackResult
+from .result import TechniqueRow, TrackResult
 from .spans import Span, disjoint_overlap_sums, first_overlap_in_sorted, merge_overlapping, overlap_sums
 
 
@@ -51,7 +51,7 @@ class SpanStatistics:
 
     One row per document and technique present on either side. Columns of machine numbers
     (40 bytes a row) rather than tuples (about 170): an FLC test set at 100 times the real size
-    has 400k rows. ``column(i)`` gives one column as a list, for the private details.
+    has 400k rows. ``column(i)`` gives one column as a list, for the per-item statistics.
     """
 
     __slots__ = ("documents", "techniques", "_technique_index", "_document", "_technique",
@@ -229,44 +229,29 @@ def _count_confusions_per_technique(gold: Mapping[str, Sequence[Span]], predicte
                 into[key] = into.get(key, 0) + pairs
 
 
-def precision_recall_f1(counts: SpanCounts) -> Tuple[float, float, float]:
-    """The official micro formula: P = Psum/|S|, R = Rsum/|T|; F1 = 1 when both sides are empty.
+def technique_rows(track: str, totals: Totals, techniques: Sequence[str], official_recall: bool
+                   ) -> List[TechniqueRow]:
+    """One table row per technique, in list order: the track's ``aggregate`` over that technique's
+    column totals alone. ``official_recall``: the published scorers' per-technique variant, whose
+    "recall" divides the *precision* sum by the gold count (the row still shows the recall sum).
 
-    >>> precision_recall_f1(SpanCounts(1.0, 0.5, 1, 1))
-    (1.0, 0.5, 0.6666666666666666)
-    >>> precision_recall_f1(SpanCounts())
-    (0.0, 0.0, 1.0)
+    >>> row = technique_rows("x", {"precision_sum|A": 1.0, "recall_sum|A": 0.5, "predicted|A": 1,
+    ...                            "gold|A": 1}, ["A", "B"], False)
+    >>> [(r.label, r.precision, r.recall, r.f1) for r in row]
+    [('A', 1.0, 0.5, 0.6666666666666666), ('B', 0.0, 0.0, 1.0)]
     """
-    return _prf(counts.precision_sum, counts.recall_sum, counts.predicted, counts.gold)
-
-
-def official_technique_prf(counts: SpanCounts) -> Tuple[float, float, float]:
-    """The official per-technique variant: its "recall" divides the *precision* sum by |T_l|."""
-    return _prf(counts.precision_sum, counts.precision_sum, counts.predicted, counts.gold)
-
-
-def _prf(precision_sum: float, recall_sum: float, predicted: int, gold: int) -> Tuple[float, float, float]:
-    precision = precision_sum / predicted if predicted else 0.0
-    recall = recall_sum / gold if gold else 0.0
-    if precision > 0 and recall > 0:
-        f1 = 2 * precision * recall / (precision + recall)
-    elif predicted == 0 and gold == 0:
-        f1 = 1.0
-    else:
-        f1 = 0.0
-    return precision, recall, f1
-
-
-def technique_rows(by_technique: Mapping[str, SpanCounts], techniques: Sequence[str],
-                   official_recall: bool) -> List[TechniqueRow]:
-    """One table row per technique, in list order."""
-    prf = official_technique_prf if official_recall else precision_recall_f1
     rows = []
     for technique in techniques:
-        counts = by_technique.get(technique, SpanCounts())
-        precision, recall, f1 = prf(counts)
-        rows.append(TechniqueRow(technique, precision, recall, f1, counts.gold, counts.predicted,
-                                 precision_sum=counts.precision_sum, recall_sum=counts.recall_sum))
+        sums = [totals.get(kind + "|" + technique, 0.0 if kind.endswith("_sum") else 0) for kind in KINDS]
+        scored = dict(zip(KINDS, sums))
+        if official_recall:
+            scored["recall_sum"] = scored["precision_sum"]
+        scores = aggregate(ItemStatistics(track, [], [], [], [technique]),
+                           {kind + "|" + technique: value for kind, value in scored.items()})
+        precision_sum, recall_sum, predicted, gold = sums
+        rows.append(TechniqueRow(technique, scores[track + "_precision"], scores[track + "_recall"],
+                                 scores[track + "_f1"], gold, predicted,
+                                 precision_sum=precision_sum, recall_sum=recall_sum))
     return rows
 
 
@@ -387,26 +372,27 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
     return {prefix + "_f1": f1, prefix + "_precision": precision, prefix + "_recall": recall}
 
 
-def item_statistics(result: TrackResult) -> ItemStatistics:
-    """Per document (every one, in order) and technique: the precision sum, recall sum, predicted
-    and gold spans (columns ``<kind>|<technique>``), from ``result.private``.
+def document_statistics(track: str, statistics: SpanStatistics, techniques: Sequence[str],
+                        keys: Sequence[str]) -> ItemStatistics:
+    """Per document (every one, in order, also those with no span on either side) and technique:
+    the precision sum, recall sum, predicted and gold spans (columns ``<kind>|<technique>``).
 
-    Techniques in the order the track sums them: its list (the table's rows), then any other one
-    found in the rows (flc's fragments-only mode has no list: one pseudo-technique).
+    Techniques in the order the track sums them: its list, then any other one found in the rows
+    (flc's fragments-only mode has no list: one pseudo-technique).
     """
-    documents, techniques, precision_sums, recall_sums, predicted, gold = (
-        result.private.values(i) for i in range(6))
-    labels = [row.label for row in result.table or ()]
-    for technique in techniques:
+    documents, techniques_of_rows, precision_sums, recall_sums, predicted, gold = (
+        statistics.column(i) for i in range(6))
+    labels = list(techniques)
+    for technique in techniques_of_rows:
         if technique not in labels:
             labels.append(technique)
     position = {label: i for i, label in enumerate(labels)}
     columns = ["%s|%s" % (kind, label) for label in labels for kind in KINDS]
-    items = list(result.private.items)
+    items = list(statistics.documents)
     where = {item: i for i, item in enumerate(items)}
     rows: List[Any] = [None] * len(items)
     for document, technique, p_sum, r_sum, n_predicted, n_gold in zip(
-            documents, techniques, precision_sums, recall_sums, predicted, gold):
+            documents, techniques_of_rows, precision_sums, recall_sums, predicted, gold):
         i = where[document]
         if rows[i] is None:
             rows[i] = [0.0, 0.0, 0, 0] * len(labels)
@@ -414,7 +400,7 @@ def item_statistics(result: TrackResult) -> ItemStatistics:
         rows[i][base:base + 4] = [p_sum, r_sum, n_predicted, n_gold]
     empty = (0.0, 0.0, 0, 0) * len(labels)
     rows = [empty if row is None else tuple(row) for row in rows]
-    return ItemStatistics(result.track, items, columns, rows, labels, tuple(result.scores))
+    return ItemStatistics(track, items, columns, rows, labels, tuple(keys))
 
 
 def span_track_result(track: str, title: str, statistics: SpanStatistics,
@@ -422,14 +408,13 @@ def span_track_result(track: str, title: str, statistics: SpanStatistics,
     """Headline P/R/F1 (keys ``<track>_f1``, ``_precision``, ``_recall``: ``aggregate`` of the
     per-technique totals), table and details."""
     overall, by_technique = statistics.totals(techniques)
-    headline = aggregate(ItemStatistics(track, [], [], [], list(by_technique)), technique_totals(by_technique))
-    table = technique_rows(by_technique, techniques, official_recall) if techniques else None
+    totals = technique_totals(by_technique)  # the column totals of every document, summed while scoring
+    headline = aggregate(ItemStatistics(track, [], [], [], list(by_technique)), totals)
+    table = technique_rows(track, totals, techniques, official_recall) if techniques else None
     note = ("Per technique, official variant: 'recall' is the precision sum over the gold count, "
             "as in the published scorers (it can exceed 1)." if official_recall else
             "Per technique: P = precision sum / predicted spans, R = recall sum / gold spans; "
             "a technique absent from both sides has F1 = 1.")
-    private = Columns([noun, "technique", "precision_sum", "recall_sum", "predicted", "gold"], statistics.column,
-                      statistics.documents)
     return TrackResult(
         track=track,
         title=title,
@@ -443,6 +428,7 @@ def span_track_result(track: str, title: str, statistics: SpanStatistics,
         },
         table=table,
         table_note=note,
-        private=private,
+        statistics=lambda: document_statistics(track, statistics, techniques, tuple(headline)),
+        item_noun=noun,
         confusions=None if statistics.confusions is None else dict(statistics.confusions),
     )

@@ -15,6 +15,7 @@ import random
 from typing import Any, Dict, List, Optional
 
 from ..options import Options, other_phase_ids
+from ..per_item import ItemStatistics, ScalarOps, column_totals
 from ..problems import Problems, reading_reference
 from ..public_input import MemeList, read_json, write_json
 from ..records import check_id_sets, json_records, record_limit
@@ -51,23 +52,19 @@ def score(gold_path: str, submission_path: str, name: str, options: Options, ref
     submitted = _read(submission_path, name, options.max_file_bytes, problems, record_limit(len(gold)))
     check_id_sets(list(gold), submitted, problems, "sentence ids", other_phases=other_phase_ids(reference_dir, name))
     problems.raise_if_any()
-    rows = [(identifier, int(submitted[identifier] == label)) for identifier, label in gold.items()]
-    result = TrackResult(track=NAME, title=TITLE, scores={}, details={"sentences": len(rows)},
-                         warnings=problems.warnings, private=[{"id": i, "correct": c} for i, c in rows])
-    result.scores = aggregate(item_statistics(result), {"correct": sum(c for _, c in rows), "sentences": len(rows)})
-    return result
+    statistics = ItemStatistics(NAME, list(gold), ["correct", "sentences"],
+                                [(int(submitted[identifier] == label), 1) for identifier, label in gold.items()],
+                                (), KEYS)
+    return TrackResult(track=NAME, title=TITLE, scores=aggregate(statistics, column_totals(statistics)),
+                       details={"sentences": len(gold)}, warnings=problems.warnings, statistics=statistics,
+                       item_noun="sentence")
 
 
-# --- per-item statistics: one row per sentence ------------------------------------------------------
+# --- the scores from the column totals of the per-item statistics (one row per sentence) -------------
 
-def item_statistics(result: TrackResult):
-    from ..per_item import ItemStatistics
-    return ItemStatistics(NAME, [row["id"] for row in result.private], ["correct", "sentences"],
-                          [(row["correct"], 1) for row in result.private], (), KEYS)
-
-
-def aggregate(statistics, totals, ops=None, key: Optional[str] = None) -> Dict[str, Any]:
-    return {"toy_accuracy": totals["correct"] / totals["sentences"]}
+def aggregate(statistics, totals, ops=ScalarOps, key: Optional[str] = None) -> Dict[str, Any]:
+    # Only ops' operations: the totals are numbers here, numpy arrays of resamples in the results tool.
+    return {"toy_accuracy": ops.divide(totals["correct"], totals["sentences"], 0.0)}
 
 
 # --- the public side ----------------------------------------------------------------------------------

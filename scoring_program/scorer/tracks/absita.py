@@ -28,19 +28,14 @@ if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and 
     import random
 
 NAME = "absita"
-FILE_NAME = "evalita2020_absita.ndjson"  # the submission file in res/
+FILE_NAME = "evalita2020_absita.ndjson"
 TITLE = "EVALITA 2020 ATE_ABSITA: aspect terms, aspect polarity, review score"
-GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
-# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
-# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+GOLD_NAMES = (FILE_NAME,)
 KEYS = ("ate_f1", "ate_precision", "ate_recall", "absa_f1", "absa_precision", "absa_recall",
         "sa_rmse")
 LOWER_IS_BETTER = frozenset({"sa_rmse"})
-# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name,
-# key), the three subtasks of EVALITA 2020; the detailed results mark these keys as ranked.
+# The three subtasks of EVALITA 2020.
 LEADERBOARDS = ((NAME, "ate_f1"), ("absita_absa", "absa_f1"), ("absita_sa", "sa_rmse"))
-# The gold as the task released it, per split (file or folder names, found anywhere under
-# score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "ate_absita_training.ndjson", "dev": "ate_absita_dev.ndjson"}
 ID_FIELD = "id_sentence"
 _WORD = re.compile(r"\w+")
@@ -428,8 +423,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         notes.append("No aspects were submitted: ATE and ABSA are not reported.")
     return TrackResult(
         track="absita", title=TITLE, scores=scores, details=details, notes=notes, warnings=problems.warnings,
-        private=[{"id_sentence": identifier, "ate": vars(s.ate), "absa": vars(s.absa),
-                  "squared_error": s.squared_error, "groups": s.groups} for identifier, s in per_review],
+        statistics=lambda: review_statistics(per_review, tuple(scores)), item_noun="review",
         item_view=_item_view(gold_path, submission_path, name, options, gold_by_id),
     )
 
@@ -589,15 +583,15 @@ GROUP_COLUMNS = [group_column(column, dimension, group)
                                              + (["squared_error"] if dimension == "gold" else []))]
 
 
-def item_statistics(result: TrackResult) -> ItemStatistics:
+def review_statistics(per_review: Sequence[Tuple[str, Statistics]], keys: Sequence[str]) -> ItemStatistics:
     """Per review (gold order): ATE and ABSA matching counts, the squared score error and 1; then
     the same by group (``GROUP_TABLES``: ATE by term length, ABSA by polarity, SA by gold score)."""
-    rows = [tuple([row["ate"][f] for f in TERM_FIELDS] + [row["absa"][f] for f in TERM_FIELDS]
-                  + [row["squared_error"], 1]
-                  + [row["groups"].get(name, 0.0 if name.startswith("squared_error") else 0) for name in GROUP_COLUMNS])
-            for row in result.private]
-    return ItemStatistics(NAME, [row["id_sentence"] for row in result.private], list(COLUMNS) + GROUP_COLUMNS,
-                          rows, (), tuple(result.scores))
+    rows = [tuple([vars(s.ate)[f] for f in TERM_FIELDS] + [vars(s.absa)[f] for f in TERM_FIELDS]
+                  + [s.squared_error, 1]
+                  + [s.groups.get(name, 0.0 if name.startswith("squared_error") else 0) for name in GROUP_COLUMNS])
+            for _, s in per_review]
+    return ItemStatistics(NAME, [identifier for identifier, _ in per_review], list(COLUMNS) + GROUP_COLUMNS, rows,
+                          (), tuple(keys))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
@@ -722,9 +716,6 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     return [FILE_NAME]
 
 
-# How benchmarks/run.py measures this track: "scales" (default 1, 10, 100), "oracle" (the naive
-# oracle it is timed against: "spans" or "lcs"), "time_target" (time / parse floor <= 3 applies),
-# "slow" (few generated submissions in the resampling step).
 BENCHMARK = {}
 
 

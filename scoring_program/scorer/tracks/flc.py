@@ -36,22 +36,14 @@ NAME = "flc"
 TITLE = "NLP4IF-2019 FLC: propaganda techniques and their spans in news articles"
 TECHNIQUES = NLP4IF2019_FLC
 GOLD_FOLDER = "nlp4if2019_flc"  # the gold in ref/: a folder in the official layout
-FILE_NAME = "nlp4if2019_flc.tsv"  # the submission file in res/ (and the gold as one TSV)
-GOLD_NAMES = (GOLD_FOLDER, FILE_NAME)  # what the track reads in ref/: the first that exists
-# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
-# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+FILE_NAME = "nlp4if2019_flc.tsv"  # (and the gold as one TSV)
+GOLD_NAMES = (GOLD_FOLDER, FILE_NAME)
 KEYS = ("flc_f1", "flc_precision", "flc_recall")
 LOWER_IS_BETTER = frozenset()
-# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
 LEADERBOARDS = ((NAME, "flc_f1"),)
-# The keys that depend on the sums over techniques only (not a macro average): the results tool may
-# pool the techniques before resampling them (the same numbers, a product 20 times smaller).
 POOLED_KEYS = KEYS
-# The gold as the task released it, per split (file or folder names, found anywhere under
-# score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "train-labels-FLC"}  # the PTC folder of article<ID>.task-FLC.labels files
 ALL_TECHNIQUES = "(any technique)"  # the single label of the fragments-only mode
-# The settings that change what this track computes (its signature: scorer/signature.py).
 SETTINGS = ("overlapping_predictions", "per_technique_recall", "flc_ignore_techniques")
 
 HEADER_SKIPPED = ("%d header line (column names, not a span) was skipped; the format has no header",
@@ -338,9 +330,8 @@ def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], optio
     return statistics
 
 
-# Per-item statistics (a row per article: the four sums of each technique) and the scores from their
-# totals; the headline is the same aggregate over the per-technique totals (``span_metric``).
-item_statistics = span_metric.item_statistics
+# The scores from the totals of the per-item statistics (a row per article: the four sums of each
+# technique; ``span_metric``).
 aggregate = span_metric.aggregate
 
 
@@ -504,9 +495,6 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     return [GOLD_FOLDER + "/"]
 
 
-# How benchmarks/run.py measures this track: "scales" (default 1, 10, 100), "oracle" (the naive
-# oracle it is timed against: "spans" or "lcs"), "time_target" (time / parse floor <= 3 applies),
-# "slow" (few generated submissions in the resampling step).
 BENCHMARK = {"time_target": True, "oracle": "spans"}
 
 

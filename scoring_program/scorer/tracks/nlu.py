@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
@@ -27,17 +27,12 @@ if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and 
 
 NAME = "nlu"
 TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
-FILE_NAME = "aicup2022_nlu.csv"  # the submission file in res/
-GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
-# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
-# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+FILE_NAME = "aicup2022_nlu.csv"
+GOLD_NAMES = (FILE_NAME,)
 KEYS = ("nlu_score", "nlu_q", "nlu_r")
 LOWER_IS_BETTER = frozenset()
-# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
 LEADERBOARDS = ((NAME, "nlu_score"),)
 TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test input (id,q,r,s)
-# The gold as the task released it, per split (file or folder names, found anywhere under
-# score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "Batch_answers - train_data (no-blank).csv"}  # the training layout id,q,r,s,q',r'
 HEADER_FIRST_CELL = "id"
 # The longest answer in characters, per answer token allowed (nlu_max_answer_tokens): checked
@@ -305,15 +300,17 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
     # id order as ``per_item.column_totals`` sums them for a resample
     totals = {"q_plus_r": total, "q": q_total, "r": r_total, "ids": n}
+    scores = aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals)
     return TrackResult(
         track=NAME,
         title=TITLE,
-        scores=aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals),
+        scores=scores,
         details={"scored ids": n, "gold answers": len(gold_rows), "submitted rows": len(submitted)},
         notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
                "each text's one pair of wrapping quotes removed first."],
         warnings=warnings,
-        private=private,
+        statistics=lambda: id_statistics(private, tuple(scores)),
+        item_noun="id",
         item_view=_item_view(gold, by_id, tokenizer, test_path if test_ids is not None else None),
     )
 
@@ -417,20 +414,19 @@ def _groups(score: float, gold_tokens: int) -> Tuple[str, str]:
     return SCORE_BINS[min(int(score * 10), 9)], length
 
 
-def item_statistics(result: TrackResult) -> ItemStatistics:
+def id_statistics(private: List[Dict[str, Any]], keys: Sequence[str]) -> ItemStatistics:
     """Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1;
     then the same in the columns of its score and length groups (``GROUP_TABLES``), 0 elsewhere."""
     position = {name: k for k, name in enumerate(GROUP_COLUMNS)}
     rows = []
-    for row in result.private:
+    for row in private:
         values = (row["q"] + row["r"], row["q"], row["r"], 1)
         grouped: List[float] = [0.0, 0.0, 0.0, 0] * (len(GROUP_COLUMNS) // 4)
         for dimension, group in zip(("score", "length"), _groups(row["score"], row["gold_tokens"])):
             for column, value in zip(COLUMNS, values):
                 grouped[position["%s|%s:%s" % (column, dimension, group)]] = value
         rows.append(values + tuple(grouped))
-    return ItemStatistics(NAME, [row["id"] for row in result.private], list(COLUMNS) + GROUP_COLUMNS, rows, (),
-                          tuple(result.scores))
+    return ItemStatistics(NAME, [row["id"] for row in private], list(COLUMNS) + GROUP_COLUMNS, rows, (), tuple(keys))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
@@ -560,9 +556,6 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     return [TEST_INPUT, FILE_NAME]
 
 
-# How benchmarks/run.py measures this track: "scales" (default 1, 10, 100), "oracle" (the naive
-# oracle it is timed against: "spans" or "lcs"), "time_target" (time / parse floor <= 3 applies),
-# "slow" (few generated submissions in the resampling step).
 BENCHMARK = {"scales": (1,), "oracle": "lcs", "slow": True}
 
 

@@ -27,23 +27,15 @@ if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and 
     import random
 
 NAME = "t6_st2"
-FILE_NAME = "semeval2021_t6_st2.json"  # the submission file in res/
+FILE_NAME = "semeval2021_t6_st2.json"
 TITLE = "SemEval-2021 Task 6, subtask 2: techniques and their spans in meme text"
-GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
-# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
-# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+GOLD_NAMES = (FILE_NAME,)
 KEYS = ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall")
 LOWER_IS_BETTER = frozenset()
-# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
 LEADERBOARDS = ((NAME, "t6_st2_f1"),)
-# The keys that depend on the sums over techniques only (not a macro average): the results tool may
-# pool the techniques before resampling them (the same numbers, a product 20 times smaller).
 POOLED_KEYS = KEYS
 TECHNIQUES = SEMEVAL2021_T6_ST1_ST2
-# The gold as the task released it, per split (file or folder names, found anywhere under
-# score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"train": "training_set_task2.txt", "dev": "dev_set_task2.txt", "test": "test_set_task2.txt"}
-# The settings that change what this track computes (its signature: scorer/signature.py).
 SETTINGS = ("overlapping_predictions", "per_technique_recall")
 
 Memes = Dict[str, Dict[str, List[Span]]]  # meme id -> technique -> spans
@@ -230,9 +222,8 @@ def _flat(spans: Dict[str, List[Span]]) -> List[Tuple[str, int, int]]:
     return [(technique, start, end) for technique, group in spans.items() for start, end in group]
 
 
-# Per-item statistics (a row per meme: the four sums of each technique) and the scores from their
-# totals; the headline is the same aggregate over the per-technique totals (``span_metric``).
-item_statistics = span_metric.item_statistics
+# The scores from the totals of the per-item statistics (a row per meme: the four sums of each
+# technique; ``span_metric``).
 aggregate = span_metric.aggregate
 
 
@@ -299,9 +290,6 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
                               lambda meme: {"id": meme.id, "text": meme.text, "labels": meme.spans})
 
 
-# How benchmarks/run.py measures this track: "scales" (default 1, 10, 100), "oracle" (the naive
-# oracle it is timed against: "spans" or "lcs"), "time_target" (time / parse floor <= 3 applies),
-# "slow" (few generated submissions in the resampling step).
 BENCHMARK = {"time_target": True, "oracle": "spans"}
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List
 
-from .. import meme_multilabel, multilabel
+from .. import multilabel
 from ..meme_multilabel import score_multilabel
 from ..public_input import MemeList
 from ..options import Options
@@ -20,21 +20,14 @@ if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and 
     import random
 
 NAME = "t6_st3"
-FILE_NAME = "semeval2021_t6_st3.json"  # the submission file in res/
+FILE_NAME = "semeval2021_t6_st3.json"
 TITLE = "SemEval-2021 Task 6, subtask 3: techniques in the whole meme"
-GOLD_NAMES = (FILE_NAME,)  # what the track reads in ref/: the first that exists
-# The leaderboard keys this track writes, primary first (competition.yaml gives their labels, order
-# and precision; the build refuses a mismatch), and those ranked lower-is-better.
+GOLD_NAMES = (FILE_NAME,)
 KEYS = ("t6_st3_f1_micro", "t6_st3_f1_macro")
 LOWER_IS_BETTER = frozenset()
-# The leaderboards of the organisers' results (confidence intervals, ranks, significance): (name, key)
 LEADERBOARDS = ((NAME, "t6_st3_f1_micro"),)
-# The keys that depend on the sums over techniques only (not a macro average): the results tool may
-# pool the techniques before resampling them (the same numbers, a product 20 times smaller).
 POOLED_KEYS = ("t6_st3_f1_micro",)
 TECHNIQUES = SEMEVAL2021_T6_ST3
-# The gold as the task released it, per split (file or folder names, found anywhere under
-# score_locally.py's --ref): a participant can score against the downloaded data as it is.
 RELEASED_GOLD = {"dev": "dev_set_task3_labeled.txt", "test": "test_set_task3.txt"}  # (train: JSON Lines only)
 
 
@@ -44,9 +37,8 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                             gold_path, submission_path, name, options, reference_dir)
 
 
-# Per-item statistics (a row per meme: tp, fp, fn per class) and the scores from their totals; the
-# headline above is the same aggregate over every meme (``multilabel``, ``meme_multilabel``).
-item_statistics = meme_multilabel.item_statistics
+# The scores from the totals of the per-item statistics (a row per meme: tp, fp, fn per class;
+# ``multilabel``, ``meme_multilabel``).
 aggregate = multilabel.aggregate
 
 
@@ -78,9 +70,6 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
         "id": meme.id, "labels": meme.techniques + meme.image_techniques, "text": meme.text, "image": meme.image})
 
 
-# How benchmarks/run.py measures this track: "scales" (default 1, 10, 100), "oracle" (the naive
-# oracle it is timed against: "spans" or "lcs"), "time_target" (time / parse floor <= 3 applies),
-# "slow" (few generated submissions in the resampling step).
 BENCHMARK = {"time_target": True}
 
 

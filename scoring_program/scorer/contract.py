@@ -1,0 +1,224 @@
+"""What a track module declares: the contract between ``scorer/tracks/<name>.py`` and everything else.
+
+A track is one module (and its metric card, ``<name>.md`` beside it). It declares the values and
+functions below; the registry (``registry.py``) lists the modules, and ``Track`` is the one view
+the program, the build, the starting kit, the results tool and the benchmark have of a module.
+Nothing else reads a track module's attributes (``tests/test_architecture.py``), so a default is
+decided here, once, and a module missing a required declaration is one error naming both.
+
+Values
+------
+NAME : str, required
+    The track's name: its leaderboards, outputs, signature and page anchor.
+TITLE : str, required
+    One line: the task and what is predicted.
+FILE_NAME : str, required
+    The submission file in ``res/`` (a zip's top level or one folder down).
+GOLD_NAMES : tuple of str, required
+    What the track reads in ``ref/``: the first that exists (a file or a folder).
+KEYS : tuple of str, required
+    Its leaderboard keys, primary first. ``competition.yaml`` gives their labels, order and
+    precision; the build refuses a key without a column or a column without a key.
+LOWER_IS_BETTER : frozenset of str, default empty
+    The keys ranked ascending (``sort: asc`` in ``competition.yaml``).
+LEADERBOARDS : tuple of (name, key), required
+    The rankings of the organisers' results (confidence intervals, ranks, significance), the first
+    named after the track on its primary key; the detailed results mark their keys as ranked.
+POOLED_KEYS : tuple of str, default empty
+    The keys that depend on the sums over techniques only (not a macro average): the results tool
+    may pool the techniques before resampling (the same numbers, a product 20 times smaller).
+TECHNIQUES : tuple of str, default empty
+    The technique (class) list, in the track's order: per-technique tables and figures, and the
+    starting kit's README lists the exact strings.
+SETTINGS : tuple of str, default empty
+    The ``Options`` fields (``scoring_config.json``) that change what the track computes: its
+    signature (``signature.py``).
+RELEASED_GOLD : dict of split -> name, default empty
+    The gold as the task released it, per split (file or folder names, found anywhere under
+    ``score_locally.py --ref``): a participant can score against the downloaded data as it is.
+TEST_INPUT : str or None, default None
+    A file the track may also read in ``ref/`` beside its gold (nlu: the released test input,
+    with the ids the gold leaves unscored).
+GROUP_TABLES : tuple of tables, default empty
+    The detailed results' tables by group (Development page): each (title, dimension, groups,
+    (label, column) counts shown, score keys, note). The statistics hold each group's copy of the
+    item's columns, ``<column>|<dimension>:<group>``; per group, ``resampling.group_tables`` puts
+    those totals in place of the item's and runs ``aggregate`` (absita: ABSA per polarity).
+ITEM_ERROR : str, default ''
+    What ``item_error`` measures, in words, for the error analysis page.
+BENCHMARK : dict, default empty
+    How ``benchmarks/run.py`` measures the track: ``"scales"`` (default 1, 10, 100), ``"oracle"``
+    (the naive oracle it is timed against: ``"spans"`` or ``"lcs"``), ``"time_target"`` (time /
+    parse floor <= 3 applies), ``"slow"`` (few generated submissions in the resampling step).
+
+Functions
+---------
+score(gold_path, submission_path, file_name, options, reference_dir) -> TrackResult, required
+    Read, check and score one submitted file against the gold. Raises ``SubmissionError`` (the
+    file is refused: problem lines naming file, record and field) or ``ReferenceDataError``. Its
+    product is the per-item statistics (``result.statistics``: one row of sufficient statistics per
+    item, meme, article, id or review, the resampling unit, in the gold's item order; ``per_item.py``;
+    given as a function that builds them when a track never needs the rows itself), with the few
+    facts that are not per item (warnings, counts of skipped rows). The headline scores are
+    ``aggregate`` of their column totals (summed while scoring, or ``per_item.column_totals``).
+aggregate(statistics, totals, ops, key=None) -> dict, required
+    The scores from the column totals of any selection of items. It computes only with the
+    operations of ``ops`` (``ops.divide``, ``ops.where``, ``ops.sqrt``, ``ops.mean``) and with
+    ``+ - * /`` and comparisons combined by ``&``: the totals are numbers (``ScalarOps``) or numpy
+    arrays of resamples (``ranking.statistics.ArrayOps``), and both must pass through (no
+    ``if``, ``and``, ``max`` or ``float()`` on a total). ``key``: only that score is needed (a hint).
+write_public_input(gold_dir, public_dir, filename) -> list of str, required
+    The phase's inputs without the answers (what the build publishes); the names written.
+public_ids(public_dir, filename) -> list of str or None, required
+    The ids of those inputs (None: the track has no public input there).
+write_stand_in_gold(public_dir, gold_dir, filename) -> list of str, required
+    A gold with the public inputs' ids and no answers, for ``check_format.py``.
+write_baseline(public_dir, out_dir, filename, seed=42, variant="random") -> list of str, required
+    The starting kit's baseline submission from the public inputs.
+write_sample_gold(folder, split, seed) -> list of str, required
+    The repository's sample gold (``tools/make_sample_data.py``).
+write_benchmark_input(input_dir, scale, rng) -> None, required
+    A gold in ``ref/`` and a submission in ``res/`` at ``scale`` times the real data's size.
+reference_data_problem(folder) -> str, default: never a problem
+    What the build says a phase's reference data lacks ('' when nothing), e.g. nlu's test input.
+item_error(totals) -> float or None, default: none
+    The local error analysis's error of one item from the totals of its one row (worst first),
+    for a track that is neither a span track nor a multilabel track (those are ordered by their
+    unmatched span mass, or false positives + false negatives).
+is_public_input(folder) -> bool, default: never
+    Whether ``folder`` holds this track's public inputs rather than gold (``score_locally.py``
+    tells a participant who passed the public data as gold).
+
+Keep imports that cost start-up time (a tokenizer, for instance) inside the functions that need
+them: the registry imports every track module on every run.
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
+
+REQUIRED = object()  # the default of a declaration every module must make
+
+
+def _never_a_problem(folder: str) -> str:
+    return ""
+
+
+def _never_public_input(folder: str) -> bool:
+    return False
+
+
+def _no_item_error(totals: Dict[str, Any]) -> None:
+    return None
+
+
+class Declaration:
+    """One declaration of the contract: the module's attribute ``name``, the ``Track`` attribute
+    it becomes (``view``), the types it may have, and its default (``REQUIRED``: none)."""
+
+    __slots__ = ("name", "view", "types", "default", "convert")
+
+    def __init__(self, name: str, view: str, types: Tuple[type, ...], default: Any = REQUIRED,
+                 convert: Optional[Callable[[Any], Any]] = None) -> None:
+        self.name, self.view, self.types, self.default, self.convert = name, view, types, default, convert
+
+
+FUNCTION = ()  # the types of a function declaration: any callable
+
+# Every declaration, in the order of the docstring above (which is the contract's text).
+DECLARATIONS: Tuple[Declaration, ...] = (
+    Declaration("NAME", "name", (str,)),
+    Declaration("TITLE", "title", (str,)),
+    Declaration("FILE_NAME", "filename", (str,)),
+    Declaration("GOLD_NAMES", "gold_names", (tuple, list), convert=tuple),
+    Declaration("KEYS", "keys", (tuple, list), convert=tuple),
+    Declaration("LOWER_IS_BETTER", "lower_is_better", (frozenset, set, tuple), (), frozenset),
+    Declaration("LEADERBOARDS", "leaderboards", (tuple, list), convert=lambda value: tuple(map(tuple, value))),
+    Declaration("POOLED_KEYS", "pooled_keys", (tuple, list, frozenset), (), frozenset),
+    Declaration("TECHNIQUES", "techniques", (tuple, list), (), tuple),
+    Declaration("SETTINGS", "settings", (tuple, list), (), tuple),
+    Declaration("RELEASED_GOLD", "released_gold", (dict,), {}, dict),
+    Declaration("TEST_INPUT", "test_input", (str, type(None)), None),
+    Declaration("GROUP_TABLES", "group_tables", (tuple, list), (), tuple),
+    Declaration("ITEM_ERROR", "item_error_measure", (str,), ""),
+    Declaration("BENCHMARK", "benchmark", (dict,), {}, dict),
+    Declaration("score", "score", FUNCTION),
+    Declaration("aggregate", "aggregate", FUNCTION),
+    Declaration("write_public_input", "write_public_input", FUNCTION),
+    Declaration("public_ids", "public_ids", FUNCTION),
+    Declaration("write_stand_in_gold", "write_stand_in_gold", FUNCTION),
+    Declaration("write_baseline", "write_baseline", FUNCTION),
+    Declaration("write_sample_gold", "write_sample_gold", FUNCTION),
+    Declaration("write_benchmark_input", "write_benchmark_input", FUNCTION),
+    Declaration("reference_data_problem", "reference_data_problem", FUNCTION, _never_a_problem),
+    Declaration("item_error", "item_error", FUNCTION, _no_item_error),
+    Declaration("is_public_input", "is_public_input", FUNCTION, _never_public_input),
+)
+
+
+class ContractError(Exception):
+    """A track module breaks the contract (a bug of the module, found when the registry loads it)."""
+
+
+class Track:
+    """A track module's declarations, as the rest of the program uses them (attributes named by
+    ``DECLARATIONS``' ``view``: ``name``, ``filename``, ``keys``, ``score``, ...), with the
+    contract's defaults filled in, and ``card_path``, the metric card beside the module."""
+
+    name: str
+    title: str
+    filename: str
+    gold_names: Tuple[str, ...]
+    keys: Tuple[str, ...]
+    lower_is_better: FrozenSet[str]
+    leaderboards: Tuple[Tuple[str, str], ...]
+    pooled_keys: FrozenSet[str]
+    techniques: Tuple[str, ...]
+    settings: Tuple[str, ...]
+    released_gold: Dict[str, str]
+    test_input: Optional[str]
+    group_tables: Tuple[tuple, ...]
+    item_error_measure: str
+    benchmark: Dict[str, Any]
+    score: Callable
+    aggregate: Callable
+    write_public_input: Callable
+    public_ids: Callable
+    write_stand_in_gold: Callable
+    write_baseline: Callable
+    write_sample_gold: Callable
+    write_benchmark_input: Callable
+    reference_data_problem: Callable[[str], str]
+    item_error: Callable[[Dict[str, Any]], Optional[float]]
+    is_public_input: Callable[[str], bool]
+
+    def __init__(self, module: ModuleType) -> None:
+        where = module.__name__.rsplit(".", 1)[-1]
+        for declaration in DECLARATIONS:
+            value = getattr(module, declaration.name, declaration.default)
+            if value is REQUIRED:
+                raise ContractError("track module %s: missing the required declaration %s (scorer/contract.py)"
+                                    % (where, declaration.name))
+            if not (callable(value) if declaration.types == FUNCTION else isinstance(value, declaration.types)):
+                raise ContractError("track module %s: %s is a %s, not what scorer/contract.py declares"
+                                    % (where, declaration.name, type(value).__name__))
+            if declaration.convert is not None:
+                value = declaration.convert(value)
+            setattr(self, declaration.view, value)
+        if not all(key in self.keys for _, key in self.leaderboards):
+            raise ContractError("track module %s: a key of LEADERBOARDS is not in KEYS" % where)
+        self.card_path = os.path.splitext(module.__file__)[0] + ".md"
+        self.module_path = module.__file__
+
+    def find_gold(self, reference_dir: str) -> Optional[str]:
+        """The first of ``gold_names`` in ``reference_dir`` (None: the phase has no gold for the track)."""
+        for name in self.gold_names:
+            path = os.path.join(reference_dir, name)
+            if os.path.exists(path):
+                return path
+        return None
+
+    def __repr__(self) -> str:
+        return "Track(%r)" % self.name
