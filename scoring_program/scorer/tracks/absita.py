@@ -586,10 +586,15 @@ GROUP_COLUMNS = [group_column(column, dimension, group)
 def review_statistics(per_review: Sequence[Tuple[str, Statistics]], keys: Sequence[str]) -> ItemStatistics:
     """Per review (gold order): ATE and ABSA matching counts, the squared score error and 1; then
     the same by group (``GROUP_TABLES``: ATE by term length, ABSA by polarity, SA by gold score)."""
-    rows = [tuple([vars(s.ate)[f] for f in TERM_FIELDS] + [vars(s.absa)[f] for f in TERM_FIELDS]
-                  + [s.squared_error, 1]
-                  + [s.groups.get(name, 0.0 if name.startswith("squared_error") else 0) for name in GROUP_COLUMNS])
-            for _, s in per_review]
+    position = {name: len(COLUMNS) + k for k, name in enumerate(GROUP_COLUMNS)}
+    zeros = [0.0 if name.startswith("squared_error") else 0 for name in GROUP_COLUMNS]
+    rows = []
+    for _, s in per_review:
+        row = [s.ate.exact, s.ate.partial, s.ate.predicted, s.ate.gold, s.absa.exact, s.absa.partial,
+               s.absa.predicted, s.absa.gold, s.squared_error, 1] + zeros  # (TERM_FIELDS' order)
+        for name, value in s.groups.items():  # a review's few nonzero group statistics
+            row[position[name]] = value
+        rows.append(tuple(row))
     return ItemStatistics(NAME, [identifier for identifier, _ in per_review], list(COLUMNS) + GROUP_COLUMNS, rows,
                           (), tuple(keys))
 
