@@ -67,8 +67,9 @@ def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text
     (which never reads the texts) scores it.
 
     A line the fast path below takes is valid by the same rules ``_check_row`` applies (the one
-    validator, which also names every problem); the fast path pays: without it flc x10 takes
-    0.58 s instead of 0.34 s (best of 11 pairs, issue 14), time/floor about 5 against the target of 3.
+    validator, which also names every problem); the fast path pays: without it flc x10's
+    time/floor goes from 2.88 to 4.55, against the target of 3 (issue 21, medians of interleaved
+    pairs in both orders). tests/test_fast_paths.py: it accepts and refuses what ``_check_row`` does.
     """
     techniques = store.technique_number
     spans_of = store.spans
@@ -183,11 +184,7 @@ def _read_gold_folder(folder: str) -> Tuple[SpanStore, Dict[str, int]]:
     label_files = sorted(name for name in names if name.endswith(".labels"))
     if not label_files:
         problems.add("", "no article<ID>...labels file in the folder")
-    # Files are parsed together, about 1 MB at a time: parsing each file on its own measured about
-    # 0.08 slower at flc x10 (time / parse floor 2.96 and 2.90 batched against 3.08 and 2.94, 21 pairs
-    # in each order, issue 14), a third of the margin under the benchmark's target of 3.
-    batch: List[Tuple[str, str]] = []  # (file name, text)
-    batch_size = 0
+    file_problems = Problems(GOLD_FOLDER)  # the first file with a problem names it (one object for all)
     for file_name in label_files:
         match = _GOLD_FILE.match(file_name)
         if not match:
@@ -203,32 +200,14 @@ def _read_gold_folder(folder: str) -> Tuple[SpanStore, Dict[str, int]]:
         text = read_gold_text(os.path.join(folder, file_name), file_name)
         store.declare(article)
         if not _all_rows_name(text, article):
-            file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
             file_problems.add("", "a row names another article than the file name")
+        else:
+            parse_lines(text.split("\n"), store, file_problems, lengths, False)
+        if file_problems:
+            file_problems.filename = "%s/%s" % (GOLD_FOLDER, file_name)
             file_problems.raise_as_reference_error()
-        batch.append((file_name, text))
-        batch_size += len(text)
-        if batch_size > 1 << 20:
-            _add_gold_batch(batch, store, lengths)
-            batch, batch_size = [], 0
-    _add_gold_batch(batch, store, lengths)
     problems.raise_as_reference_error()
     return store, lengths
-
-
-def _add_gold_batch(batch: List[Tuple[str, str]], store: SpanStore, lengths: Dict[str, int]) -> None:
-    """Gold files parsed together (one call for many small files); on a problem, file by file,
-    so that the message names the file and its line."""
-    problems = Problems(GOLD_FOLDER)
-    joined = "".join(text if text.endswith("\n") else text + "\n" for _, text in batch if text)
-    parse_lines(joined.split("\n"), store, problems, lengths, False)
-    if problems:
-        for file_name, text in batch:
-            file_problems = Problems("%s/%s" % (GOLD_FOLDER, file_name))
-            parse_lines(text.split("\n"), SpanStore(TECHNIQUES), file_problems, lengths, False)
-            file_problems.raise_as_reference_error()
-        # A line's problem does not depend on the lines around it, so some file had it: a bug of ours
-        raise AssertionError("the joined gold files have a problem that none of them has alone")
 
 
 def _all_rows_name(text: str, article: str) -> bool:

@@ -1,0 +1,110 @@
+"""Every metric card (``scorer/tracks/<name>.md`` and the toy's) follows one template, and its worked
+example is scored by the scoring program with the numbers the card prints.
+
+The template (Hugging Face ``evaluate`` cards, plus the two sections the build copies into the
+starting kit's README) is the list of ``##`` sections below, in that order; a track's own topics
+are ``###`` subsections of them. The ``## Example`` section holds the example's files, each as
+a line naming it (``ref/<name>`` for gold, ``res/<name>`` for the submission) and ending with a
+colon, followed by an indented block that is the file's content; then a table of the scores,
+one ``| `key` | value |`` row per leaderboard key of the track. The test writes the files into
+``input/ref`` and ``input/res``, runs ``score.py`` as the platforms do, and checks each value to
+the decimals the card prints.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pytest
+
+from conftest import PROGRAM, ROOT, nltk_data_dir, parse_scores_v15
+from scorer.registry import TRACKS
+
+TEMPLATE = ["Definition", "Inputs", "Submission format", "Baseline", "Outputs", "Example",
+            "Refusals and warnings", "Fidelity", "Citation"]
+TOY = ROOT / "tests" / "toy_track"
+CARDS = {track.name: PROGRAM / "scorer" / "tracks" / (track.name + ".md") for track in TRACKS}
+CARDS["toy"] = TOY / "toy.md"
+
+_FILE_LINE = re.compile(r"^(?:Gold|Submission|Reference data|The submission).*`((?:ref|res)/[^`]+)`.*:$")
+_SCORE_ROW = re.compile(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*(-?[0-9]+(?:\.[0-9]+)?)")
+
+
+def sections(card: str) -> List[Tuple[str, str]]:
+    """(title, body) of each ``##`` section, in order."""
+    parts = re.split(r"^## (.+)\n", card, flags=re.M)
+    return [(parts[i].strip(), parts[i + 1]) for i in range(1, len(parts), 2)]
+
+
+def worked_example(card: str) -> Tuple[Dict[str, str], Dict[str, str]]:
+    """(path under input/ -> content, key -> the value as printed) of the card's Example section."""
+    (body,) = [body for title, body in sections(card) if "Example" in title]
+    files: Dict[str, str] = {}
+    scores: Dict[str, str] = {}
+    lines = body.split("\n")
+    i = 0
+    while i < len(lines):
+        match = _FILE_LINE.match(lines[i])
+        if match:
+            i += 1
+            while i < len(lines) and not lines[i].strip():
+                i += 1
+            block = []
+            while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
+                block.append(lines[i][4:])
+                i += 1
+            assert match.group(1) not in files, "two blocks for %s" % match.group(1)
+            files[match.group(1)] = "\n".join(block).strip("\n") + "\n"
+            continue
+        row = _SCORE_ROW.match(lines[i])
+        if row:
+            scores[row.group(1)] = row.group(2)
+        i += 1
+    return files, scores
+
+
+def _program_with_toy(tmp_path: Path) -> Path:
+    """A copy of the scoring program with the toy track registered (as tests/test_adding_a_track.py)."""
+    program = tmp_path / "program"
+    shutil.copytree(str(PROGRAM), str(program), ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(str(TOY / "toy.py"), str(program / "scorer" / "tracks" / "toy.py"))
+    registry = program / "scorer" / "registry.py"
+    text = registry.read_text(encoding="utf-8")
+    registry.write_text(text.replace('"nlu", "absita")', '"nlu", "absita", "toy")'), encoding="utf-8")
+    return program
+
+
+@pytest.mark.parametrize("name", sorted(CARDS))
+def test_every_card_follows_the_template(name):
+    card = CARDS[name].read_text(encoding="utf-8")
+    assert card.startswith("# Metric card: `%s` — " % name)
+    assert [title for title, _ in sections(card)] == TEMPLATE
+
+
+@pytest.mark.parametrize("name", sorted(CARDS))
+def test_every_cards_worked_example_is_what_the_scoring_program_scores(tmp_path, name):
+    files, printed = worked_example(CARDS[name].read_text(encoding="utf-8"))
+    assert any(path.startswith("ref/") for path in files) and any(path.startswith("res/") for path in files)
+    program = _program_with_toy(tmp_path) if name == "toy" else PROGRAM
+    keys = ("toy_accuracy",) if name == "toy" else [track for track in TRACKS if track.name == name][0].keys
+    assert sorted(printed) == sorted(keys), "the example's table gives every key of the track"
+    for path, content in files.items():
+        target = tmp_path / "input" / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content.encode("utf-8"))
+    env = None
+    if nltk_data_dir() is not None:
+        import os
+        env = dict(os.environ, NLTK_DATA=str(nltk_data_dir()))
+    process = subprocess.run([sys.executable, str(program / "score.py"), str(tmp_path / "input"),
+                              str(tmp_path / "output")], capture_output=True, text=True, env=env, timeout=300)
+    assert process.returncode == 0, process.stderr
+    scored = parse_scores_v15((tmp_path / "output" / "scores.txt").read_text(encoding="ascii"))
+    for key, value in printed.items():
+        decimals = len(value.split(".")[1]) if "." in value else 0
+        assert abs(scored[key] - float(value)) <= 0.5 * 10 ** -decimals + 1e-12, (key, scored[key], value)
