@@ -446,18 +446,10 @@ def item_error(totals: Totals) -> float:
 def term_matches(predicted: Sequence[Hashable], gold: Sequence[Hashable], compatible
                  ) -> Tuple[Dict[Hashable, str], Dict[Hashable, str]]:
     """How each distinct predicted and gold term matched, as ``term_counts`` counts them:
-    "exact", "partial" (with its partner, one-to-one) or "" (none)."""
-    predicted_set, gold_set = set(predicted), set(gold)
-    exact = predicted_set & gold_set
-    rest_predicted = sorted(predicted_set - exact, key=repr)
-    rest_gold = sorted(gold_set - exact, key=repr)
-    of_predicted = {term: "exact" for term in exact}
-    of_gold = {term: "exact" for term in exact}
-    for j, i in enumerate(matching(rest_gold, rest_predicted, compatible)):
-        if i is not None:
-            of_predicted[rest_predicted[j]] = "partial"
-            of_gold[rest_gold[i]] = "partial"
-    return of_predicted, of_gold
+    "exact" or "partial" (one-to-one: ``term_partners``); unmatched terms are not keys."""
+    partners = term_partners(set(predicted), set(gold), compatible)
+    return ({term: kind for term, (kind, _) in partners.items()},
+            {partner: kind for kind, partner in partners.values()})
 
 
 def _item_view(gold_path: str, submission_path: str, name: str, options: Options,
