@@ -157,6 +157,8 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
             others = {label: ids for label, ids in ids_of_phase.items() if label != str(phase.get("label", folder))}
             if others:  # so that a prediction for another phase's inputs is named as such
                 extra[OTHER_PHASES] = (json.dumps(others, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+            for track in TRACKS:  # files made from the gold (nlu: its tokens, so a run need not tokenize it)
+                extra.update(track.reference_data_extras(gold))
             nested[phase["reference_data"]] = _zip_bytes(folder_entries(gold), extra)
             public = os.path.join(work, "public", folder)
             public_data = _folder_data(public)

@@ -119,3 +119,20 @@ def tokenize_only(input_dir: str, program_dir: str) -> None:
     for text in texts:
         tok.tokens(text[1:-1])
     print(time.time() - start)
+
+
+def nltk_word_tokenize(input_dir: str) -> None:
+    """Seconds that plain nltk 3.7 ``word_tokenize`` (the whole package imported as a user has
+    it; the import not timed) takes for every q and r text of the nlu gold and submission, each
+    field as it occurs, its one pair of wrapping quotes removed: what ``score.py`` is compared with.
+    Prints the wall and the CPU seconds."""
+    import time
+    import nltk
+    texts = []
+    for side in ("ref", "res"):
+        for row in _nlu_rows(os.path.join(input_dir, side, NLU_FILE)):
+            texts.extend(t[1:-1] if len(t) > 1 and t[0] == t[-1] == '"' else t for t in row[1:3])
+    start, cpu = time.perf_counter(), time.process_time()
+    for text in texts:
+        nltk.word_tokenize(text)
+    print(time.perf_counter() - start, time.process_time() - cpu)

@@ -71,6 +71,7 @@ def test_bundle_layout(built):
         assert bundle.getinfo("scoring_program.zip").file_size <= 1.5 * 10 ** 6
         with zipfile.ZipFile(bundle.open("dev_reference_data.zip")) as ref:
             assert "semeval2021_t6_st1.json" in ref.namelist()  # contents, no wrapping folder
+            assert "aicup2022_nlu.tokens.json" in ref.namelist()  # the gold's tokens (nlu.reference_data_extras)
             assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "full"
         with zipfile.ZipFile(bundle.open("test_reference_data.zip")) as ref:
             assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "scores"

@@ -18,28 +18,8 @@ import pytest
 
 from conftest import PROGRAM, run_score
 
-CANARY = "ZQXCANARY"  # in gold texts, gold answers and gold aspect terms
+from attacks import CANARY, GOLD, MEME_TEXT  # the small gold, shared with benchmarks/run.py
 
-MEME_TEXT = "They lied " + CANARY + " again. MAKE OUR TOWN PROUD AGAIN"
-GOLD = {
-    "semeval2021_t6_st1.json": json.dumps([{"id": "1", "labels": ["Smears"], "text": MEME_TEXT},
-                                           {"id": "2", "labels": [], "text": "Monday " + CANARY}]),
-    "semeval2021_t6_st2.json": json.dumps([
-        {"id": "1", "text": MEME_TEXT, "labels": [{"technique": "Smears", "start": 0, "end": 9,
-                                                    "text_fragment": CANARY}]},
-        {"id": "2", "text": "Monday " + CANARY, "labels": []}]),
-    "semeval2021_t6_st3.json": json.dumps([{"id": "1", "labels": ["Transfer"], "text": MEME_TEXT},
-                                           {"id": "2", "labels": [], "text": CANARY}]),
-    "nlp4if2019_flc/article11.task-FLC.labels": "11\tDoubt\t0\t12\n",
-    "nlp4if2019_flc/article11.txt": "Is it true? " + CANARY + " said so.\n",
-    "nlp4if2019_flc/article12.task-FLC.labels": "",
-    "aicup2022_nlu.csv": '7,"""%s gold q""","""gold r %s"""\n8,"""x y""","""z"""\n' % (CANARY, CANARY),
-    "aicup2022_nlu_test.csv": 'id,q,r,s\n7,"""a %s gold q b""","""gold r %s c"""\n8,"""x y""","""z"""\n9,"""u""","""v"""\n'
-                              % (CANARY, CANARY),
-    "evalita2020_absita.ndjson": json.dumps({"id_sentence": "r1", "aspects": [CANARY.lower() + " batteria"],
-                                             "polarities": [[1, 0]], "score": 5}) + "\n"
-                                 + json.dumps({"id_sentence": "r2", "aspects": [], "polarities": [], "score": 2}) + "\n",
-}
 ST1, ST2, ST3 = "semeval2021_t6_st1.json", "semeval2021_t6_st2.json", "semeval2021_t6_st3.json"
 FLC, NLU, ABS = "nlp4if2019_flc.tsv", "aicup2022_nlu.csv", "evalita2020_absita.ndjson"
 VALID = {

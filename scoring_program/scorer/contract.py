@@ -88,6 +88,9 @@ item_error(totals) -> float or None, default: none
 is_public_input(folder) -> bool, default: never
     Whether ``folder`` holds this track's public inputs rather than gold (``score_locally.py``
     tells a participant who passed the public data as gold).
+reference_data_extras(gold_dir) -> dict of name -> bytes, default: none
+    Files the build adds to a phase's reference data beside the gold, made from it (nlu: the
+    gold's tokens, so that a platform run does not tokenize the gold); never read from ``res/``.
 
 Keep imports that cost start-up time (a tokenizer, for instance) inside the functions that need
 them: the registry imports every track module on every run.
@@ -112,6 +115,10 @@ def _never_public_input(folder: str) -> bool:
 
 def _no_item_error(totals: Dict[str, Any]) -> None:
     return None
+
+
+def _no_extras(gold_dir: str) -> Dict[str, bytes]:
+    return {}
 
 
 class Declaration:
@@ -155,6 +162,7 @@ DECLARATIONS: Tuple[Declaration, ...] = (
     Declaration("reference_data_problem", "reference_data_problem", FUNCTION, _never_a_problem),
     Declaration("item_error", "item_error", FUNCTION, _no_item_error),
     Declaration("is_public_input", "is_public_input", FUNCTION, _never_public_input),
+    Declaration("reference_data_extras", "reference_data_extras", FUNCTION, _no_extras),
 )
 
 
@@ -193,6 +201,7 @@ class Track:
     reference_data_problem: Callable[[str], str]
     item_error: Callable[[Dict[str, Any]], Optional[float]]
     is_public_input: Callable[[str], bool]
+    reference_data_extras: Callable[[str], Dict[str, bytes]]
 
     def __init__(self, module: ModuleType) -> None:
         where = module.__name__.rsplit(".", 1)[-1]

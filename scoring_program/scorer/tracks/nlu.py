@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import string
 from typing import TYPE_CHECKING, Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..options import Options, other_phase_ids
@@ -151,10 +152,12 @@ def _head(path: str, name: str, max_bytes: Optional[int]) -> str:
 
 
 def parse_answers(path: str, name: str, max_bytes: Optional[int], problems: Problems, gold: bool,
-                  keep: Optional[Collection[str]] = None, max_rows: Optional[int] = None) -> Tuple[List[Row], int]:
+                  keep: Optional[Collection[str]] = None, max_rows: Optional[int] = None,
+                  on_row: Optional[Callable[[Row], None]] = None) -> Tuple[List[Row], int]:
     """Rows ``id,q',r'`` (or, for gold, the training layout ``id,q,r,s,q',r'[,...]``), and how
     many rows were left out because their id is not in ``keep`` (when given). Reading stops
-    after ``max_rows`` rows or many problems."""
+    after ``max_rows`` rows or many problems. With ``on_row``, each row goes to it as it is read
+    instead of into the list (which stays empty)."""
     if not gold:
         problem = layout_problem(_head(path, name, max_bytes))
         if problem:
@@ -185,8 +188,11 @@ def parse_answers(path: str, name: str, max_bytes: Optional[int], problems: Prob
         if keep is not None and identifier not in keep:
             left_out += 1
             continue
-        answers.append(Row(line, identifier, strip_wrapping_quotes(fields[q_column]),
-                           strip_wrapping_quotes(fields[r_column])))
+        row = Row(line, identifier, strip_wrapping_quotes(fields[q_column]), strip_wrapping_quotes(fields[r_column]))
+        if on_row is None:
+            answers.append(row)
+        else:
+            on_row(row)
     if count < 0:
         problems.add("", "no rows; expected lines id,q',r'")
     return answers, left_out
@@ -205,6 +211,246 @@ def read_test_ids(path: str) -> List[str]:
     return identifiers
 
 
+PUNCTUATION_CHARACTERS = string.punctuation
+
+
+def words_with_content(text: str) -> int:
+    r"""How many whitespace-separated pieces of ``text`` hold a character outside
+    ``string.punctuation``: a lower bound of its scored tokens, counted without tokenizing.
+
+    nltk 3.7's ``word_tokenize`` never joins two pieces (Punkt's sentences are slices of the text
+    split at whitespace or inside a piece; the word tokenizer's substitutions only insert spaces,
+    or turn a double quote into two characters, and the one that consumes whitespace, ``\s*$``,
+    does so at the sentence's end) and never deletes a non-space character, so each such piece
+    gives at least one token holding that character, and only 1-character punctuation tokens are
+    dropped. The tests check the bound against nltk on real and random texts.
+
+    >>> words_with_content("It 's a question . -- ?!"), words_with_content("A. " * 3)
+    (4, 3)
+    """
+    return sum(1 for piece in text.split() if piece.strip(PUNCTUATION_CHARACTERS))
+
+
+class GoldTokens:
+    """A phase's gold, tokenized once: the ids in file order; the accepted answers (rows) of the
+    id numbered k are rows ``first_row[k]`` to ``first_row[k + 1] - 1``; row j's q' is
+    ``tokens[spans[4j]:spans[4j + 1]]`` and its r' ``tokens[spans[4j + 2]:spans[4j + 3]]``, each
+    token a number of ``vocabulary`` (token -> number). Arrays of 32-bit numbers: 4 bytes a token,
+    where lists of strings cost 8 and the former bit masks of every gold text about 60; and the
+    gold's texts are never all held at once (``read`` keeps the ids, ``tokenize`` reads the file
+    again, one row at a time: at 10 times the real gold the texts alone would be 30 MB)."""
+
+    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "_source")
+
+    def __init__(self) -> None:
+        from array import array
+        self.ids: List[str] = []
+        self.first_row = array("i", [0])
+        self.spans = array("i")
+        self.tokens = array("i")
+        self.vocabulary: Dict[str, int] = {}
+        self.rows = 0
+        self.note = ""  # why the reference data's token cache was not used, when it was there
+        self._source: Optional[Tuple[str, str, object]] = None  # (path, name, row -> its place) until tokenized
+
+    @classmethod
+    def read(cls, path: str, name: str) -> "GoldTokens":
+        """The ids and the rows' places from the gold file (its texts are read by ``tokenize``)."""
+        from array import array
+        identifiers: List[str] = []
+        problems = Problems(name)
+        with reading_reference():
+            parse_answers(path, name, None, problems, gold=True, on_row=lambda row: identifiers.append(row.identifier))
+        problems.raise_as_reference_error()
+        order: Dict[str, List[int]] = {}
+        for index, identifier in enumerate(identifiers):
+            order.setdefault(identifier, []).append(index)
+        gold = cls()
+        gold.ids = list(order)
+        gold.rows = len(identifiers)
+        places = array("i", [0]) * len(identifiers)  # a row of the file -> its place, grouped by id
+        place = 0
+        for indices in order.values():
+            for index in indices:
+                places[index] = place
+                place += 1
+            gold.first_row.append(place)
+        gold._source = (path, name, places)
+        return gold
+
+    def tokenize(self, tokens_of) -> None:
+        """Tokenizes the rows, reading the file again (once: after a submission's checks, so a
+        refused file costs no tokens)."""
+        from array import array
+        if self._source is None:
+            return
+        path, name, places = self._source
+        vocabulary, sequence = self.vocabulary, self.tokens
+        spans = array("i", [0]) * (4 * self.rows)
+        number_of = vocabulary.get
+        recent: Dict[str, Tuple[int, int]] = {}  # the texts of the id being read: repeated ones are tokenized once
+        state = {"row": 0, "id": None}
+
+        def add(row: Row) -> None:
+            index = state["row"]
+            state["row"] = index + 1
+            if index >= len(places):
+                return
+            if row.identifier != state["id"]:
+                recent.clear()
+                state["id"] = row.identifier
+            at = 4 * places[index]  # type: ignore[index]
+            for offset, text in ((0, row.q), (2, row.r)):
+                span = recent.get(text)
+                if span is None:
+                    tokens = tokens_of(text)
+                    numbers = list(map(number_of, tokens))
+                    if None in numbers:  # tokens not seen before get the next numbers
+                        numbers = [vocabulary.setdefault(token, len(vocabulary)) for token in tokens]
+                    start = len(sequence)
+                    sequence.extend(numbers)
+                    span = recent[text] = (start, len(sequence))
+                spans[at + offset], spans[at + offset + 1] = span
+
+        problems = Problems(name)
+        with reading_reference():
+            parse_answers(path, name, None, problems, gold=True, on_row=add)
+        problems.raise_as_reference_error()
+        if state["row"] != self.rows:
+            raise ReferenceDataError(["reference data %s: the gold file changed while it was read" % name])
+        self.spans = spans
+        self._source = None
+
+
+# The gold tokenized in this process, by the sha256 of the gold file: scoring many submissions in
+# one process (rank_submissions.py and each of its --jobs workers, score_locally.py) tokenizes the
+# gold once. One gold is kept (a phase's); another replaces it.
+_GOLD_CACHE: Dict[str, GoldTokens] = {}
+
+# The gold's tokens as the build writes them beside the gold in the reference data (never read
+# from anywhere else): plain JSON, the arrays as base64 of little-endian 32-bit integers. Valid
+# for one gold file (sha256), nltk version and Punkt model; otherwise the gold is tokenized and
+# the result says so in a note. Loading it takes about 0.02 s where tokenizing the real 1,598-id
+# gold takes about 0.4 s (benchmarks/RESULTS.md).
+TOKEN_CACHE = "aicup2022_nlu.tokens.json"
+TOKEN_CACHE_FORMAT = 1
+
+
+def _cache_identity(gold_sha256: str) -> Dict[str, object]:
+    from ..nltk_tokens import NLTK_VERSION, PUNKT_SHA256
+    return {"format": TOKEN_CACHE_FORMAT, "gold_sha256": gold_sha256, "nltk": NLTK_VERSION,
+            "punkt_sha256": PUNKT_SHA256}
+
+
+def _int32_text(values) -> str:
+    import base64
+    import sys
+    from array import array
+    data = array("i", values)
+    if sys.byteorder == "big":
+        data.byteswap()
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def _int32_array(text: str):
+    import base64
+    import sys
+    from array import array
+    data = array("i")
+    data.frombytes(base64.b64decode(text.encode("ascii"), validate=True))
+    if sys.byteorder == "big":
+        data.byteswap()
+    return data
+
+
+def _file_sha256(path: str, name: str) -> str:
+    import hashlib
+    digest = hashlib.sha256()
+    with reading_reference():
+        for chunk in byte_chunks(path, name, None, 1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def reference_data_extras(gold_dir: str) -> Dict[str, bytes]:
+    """``TOKEN_CACHE`` for the gold in ``gold_dir`` (the build adds it to the phase's reference
+    data; none without an nlu gold). Deterministic: the same gold gives the same bytes."""
+    import json
+    gold_path = os.path.join(gold_dir, FILE_NAME)
+    if not os.path.isfile(gold_path):
+        return {}
+    from ..nltk_tokens import shared_tokenizer
+    key = _file_sha256(gold_path, FILE_NAME)
+    gold = GoldTokens.read(gold_path, FILE_NAME)
+    gold.tokenize(shared_tokenizer().tokens)
+    document = dict(_cache_identity(key), ids=gold.ids, rows=gold.rows,
+                    vocabulary=sorted(gold.vocabulary, key=gold.vocabulary.__getitem__),
+                    first_row=_int32_text(gold.first_row), spans=_int32_text(gold.spans),
+                    tokens=_int32_text(gold.tokens))
+    text = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+    return {TOKEN_CACHE: text.encode("utf-8")}
+
+
+def write_token_cache(gold_dir: str) -> List[str]:
+    """Writes ``reference_data_extras(gold_dir)`` into ``gold_dir``; the names written."""
+    extras = reference_data_extras(gold_dir)
+    for name, data in extras.items():
+        with open(os.path.join(gold_dir, name), "wb") as handle:
+            handle.write(data)
+    return sorted(extras)
+
+
+def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
+    """The gold's tokens from ``TOKEN_CACHE`` beside the gold file, and a note when that file is
+    there but cannot be used."""
+    import json
+    path = os.path.join(os.path.dirname(gold_path), TOKEN_CACHE)
+    if not os.path.isfile(path):
+        return None, ""
+    stale = ("the reference data's %s was not made for this gold file, nltk version and Punkt model (or "
+             "cannot be read); the gold was tokenized instead" % TOKEN_CACHE)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        if not isinstance(document, dict) or any(document.get(name) != value
+                                                 for name, value in _cache_identity(key).items()):
+            return None, stale
+        gold = GoldTokens()
+        gold.ids = [str(identifier) for identifier in document["ids"]]
+        gold.rows = int(document["rows"])
+        gold.first_row = _int32_array(document["first_row"])
+        gold.spans = _int32_array(document["spans"])
+        gold.tokens = _int32_array(document["tokens"])
+        gold.vocabulary = {str(token): number for number, token in enumerate(document["vocabulary"])}
+        consistent = (len(gold.first_row) == len(gold.ids) + 1 and gold.first_row[0] == 0
+                      and gold.first_row[-1] == gold.rows and len(gold.spans) == 4 * gold.rows
+                      and all(0 <= value <= len(gold.tokens) for value in gold.spans)
+                      and (not gold.tokens or 0 <= min(gold.tokens) <= max(gold.tokens) < len(gold.vocabulary)))
+        if not consistent:
+            return None, stale
+        return gold, ""
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, stale
+
+
+def gold_tokens(gold_path: str, name: str) -> GoldTokens:
+    """The gold at ``gold_path``, parsed (and tokenized once its ``tokenize`` has run): from this
+    process's cache when the file's content (sha256) is the same, else from the reference data's
+    ``TOKEN_CACHE`` when it was made for this gold, else from the file (its ``note`` says why,
+    when the reference data has a token cache that cannot be used)."""
+    key = _file_sha256(gold_path, name)
+    found = _GOLD_CACHE.get(key)
+    if found is not None:
+        return found
+    found, note = _cached_gold(gold_path, key)
+    if found is None:
+        found = GoldTokens.read(gold_path, name)
+        found.note = note
+    _GOLD_CACHE.clear()
+    _GOLD_CACHE[key] = found
+    return found
+
+
 def ratio(common: int, predicted: int, gold: int) -> float:
     union = predicted + gold - common
     return common / union if union else 0.0
@@ -212,14 +458,8 @@ def ratio(common: int, predicted: int, gold: int) -> float:
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
-    gold_problems = Problems(name)
-    with reading_reference():
-        gold_rows, _ = parse_answers(gold_path, name, None, gold_problems, gold=True)
-    gold_problems.raise_as_reference_error()
-    gold: Dict[str, List[Row]] = {}
-    for row in gold_rows:
-        gold.setdefault(row.identifier, []).append(row)
-    gold_ids = list(gold)
+    gold = gold_tokens(gold_path, name)
+    gold_ids = gold.ids
 
     test_path = os.path.join(reference_dir, TEST_INPUT)
     with reading_reference():
@@ -230,7 +470,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems = Problems(name)
     # Without the test input, rows of other ids are ignored as they are read (not kept).
     submitted, ignored = parse_answers(submission_path, name, options.max_file_bytes, problems, gold=False,
-                                       keep=gold if test_ids is None else None,
+                                       keep=set(gold_ids) if test_ids is None else None,
                                        max_rows=None if test_ids is None else record_limit(len(test_ids)))
     check_duplicates((row.identifier for row in submitted), problems, lambda i: "line %d" % submitted[i].line)
     problems.raise_if_any()
@@ -253,24 +493,26 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                 problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
                              "the answer has %d characters; at most %d are accepted"
                              % (len(text), max_characters))
+            else:
+                words = words_with_content(text)
+                if words > options.nlu_max_answer_tokens:
+                    problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
+                                 "the answer has at least %d tokens (%d words that are not only "
+                                 "punctuation); at most %d are accepted"
+                                 % (words, words, options.nlu_max_answer_tokens))
     problems.raise_if_any()
 
     by_id = {row.identifier: row for row in submitted}
     # Imported here: listing the tracks (scorer/registry.py) must not load the tokenizer's modules.
-    from ..lcs import Masks, lcs_with_masks, token_masks
+    from ..lcs import lcs_with_masks, token_masks
     from ..nltk_tokens import shared_tokenizer
     tokenizer = shared_tokenizer()
-    mask_cache: Dict[str, Masks] = {}
-
-    def masks(text: str) -> Masks:  # each distinct gold text is tokenized and masked once
-        found = mask_cache.get(text)
-        if found is None:
-            found = mask_cache[text] = token_masks(tokenizer.tokens(text))
-        return found
+    gold.tokenize(tokenizer.tokens)
+    gold_sequence, gold_spans, vocabulary, first_row = gold.tokens, gold.spans, gold.vocabulary, gold.first_row
 
     total = q_total = r_total = 0.0
     private = []
-    for identifier in gold_ids:
+    for number, identifier in enumerate(gold_ids):
         answer = by_id[identifier]
         # An answer's tokens live only while it is checked and scored: memory holds one answer's
         # tokens, not the file's (a token costs far more than its characters).
@@ -282,19 +524,25 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                              % (len(answer_tokens), options.nlu_max_answer_tokens))
         if problems:
             continue
+        # The answer's bit masks, over the gold's token numbers (a token the gold never has
+        # matches nothing), compared with each accepted answer: LCS is symmetric.
+        q_masks = token_masks([vocabulary.get(token, -1) for token in q_tokens])
+        r_masks = token_masks([vocabulary.get(token, -1) for token in r_tokens])
         best: Optional[Tuple[float, float, float, int, int]] = None
-        for j, row in enumerate(gold[identifier]):
-            gold_q, gold_r = masks(row.q), masks(row.r)
-            q_part = ratio(lcs_with_masks(gold_q, q_tokens), len(q_tokens), gold_q[1])
-            r_part = ratio(lcs_with_masks(gold_r, r_tokens), len(r_tokens), gold_r[1])
+        for j, row in enumerate(range(first_row[number], first_row[number + 1])):
+            gold_q = gold_sequence[gold_spans[4 * row]:gold_spans[4 * row + 1]]
+            gold_r = gold_sequence[gold_spans[4 * row + 2]:gold_spans[4 * row + 3]]
+            q_part = ratio(lcs_with_masks(q_masks, gold_q), len(q_tokens), len(gold_q))
+            r_part = ratio(lcs_with_masks(r_masks, gold_r), len(r_tokens), len(gold_r))
             if best is None or q_part + r_part > best[0]:
-                best = (q_part + r_part, q_part, r_part, j, gold_q[1] + gold_r[1])
+                best = (q_part + r_part, q_part, r_part, j, len(gold_q) + len(gold_r))
         assert best is not None
         total += best[0]
         q_total += best[1]
         r_total += best[2]
         private.append({"id": identifier, "score": best[0] / 2, "q": best[1], "r": best[2],
-                        "chosen_answer": best[3] + 1, "answers": len(gold[identifier]), "gold_tokens": best[4]})
+                        "chosen_answer": best[3] + 1, "answers": first_row[number + 1] - first_row[number],
+                        "gold_tokens": best[4]})
     problems.raise_if_any()
     n = len(gold_ids)
     # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
@@ -305,13 +553,13 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         track=NAME,
         title=TITLE,
         scores=scores,
-        details={"scored ids": n, "gold answers": len(gold_rows), "submitted rows": len(submitted)},
+        details={"scored ids": n, "gold answers": gold.rows, "submitted rows": len(submitted)},
         notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
-               "each text's one pair of wrapping quotes removed first."],
+               "each text's one pair of wrapping quotes removed first."] + ([gold.note] if gold.note else []),
         warnings=warnings,
         statistics=lambda: id_statistics(private, tuple(scores)),
         item_noun="id",
-        item_view=_item_view(gold, by_id, tokenizer, test_path if test_ids is not None else None),
+        item_view=_item_view(gold_path, name, by_id, tokenizer, test_path if test_ids is not None else None),
     )
 
 
@@ -326,14 +574,22 @@ def item_error(totals: Totals) -> float:
     return 1 - aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals)["nlu_score"]
 
 
-def _item_view(gold: Dict[str, List[Row]], by_id: Dict[str, Row], tokenizer,
+def _item_view(gold_path: str, name: str, by_id: Dict[str, Row], tokenizer,
                test_path: Optional[str]) -> Callable[[str], ItemView]:
     """Per id: the arguments q and r (from the test input, when it is in ref/) with the chosen gold
     explanation and the predicted one marked where they occur in them; then q' and r', gold and
-    predicted, their tokens marked by one LCS alignment (in both, gold only, predicted only)."""
+    predicted, their tokens marked by one LCS alignment (in both, gold only, predicted only). The
+    gold's texts are read again, once, on the first view (scoring keeps their token numbers)."""
     from ..lcs import lcs_alignment, lcs_length
     from ..result import marked_text
     arguments: Dict[str, Tuple[str, str]] = {}
+    gold: Dict[str, List[Row]] = {}
+
+    def answers(identifier: str) -> List[Row]:
+        if not gold:
+            for row in parse_answers(gold_path, name, None, Problems(name), gold=True)[0]:
+                gold.setdefault(row.identifier, []).append(row)
+        return gold[identifier]
 
     def argument(identifier: str) -> Optional[Tuple[str, str]]:
         if test_path is None:
@@ -348,7 +604,7 @@ def _item_view(gold: Dict[str, List[Row]], by_id: Dict[str, Row], tokenizer,
         answer = by_id[identifier]
         predicted = {"q'": tokenizer.tokens(answer.q), "r'": tokenizer.tokens(answer.r)}
         best = None
-        for j, row in enumerate(gold[identifier]):
+        for j, row in enumerate(answers(identifier)):
             parts = []
             for field, text in (("q'", row.q), ("r'", row.r)):
                 tokens = tokenizer.tokens(text)
@@ -360,7 +616,7 @@ def _item_view(gold: Dict[str, List[Row]], by_id: Dict[str, Row], tokenizer,
         marked = []
         texts = argument(identifier)
         if texts is not None:
-            chosen_row = gold[identifier][chosen]
+            chosen_row = answers(identifier)[chosen]
             for field, text, gold_answer, answer_text in (("q", texts[0], chosen_row.q, answer.q),
                                                           ("r", texts[1], chosen_row.r, answer.r)):
                 spans = [[(found, found + len(piece))] if piece and found >= 0 else []
@@ -375,7 +631,7 @@ def _item_view(gold: Dict[str, List[Row]], by_id: Dict[str, Row], tokenizer,
             marked.append(("%s gold" % field, _marked_tokens(gold_tokens, in_gold, "g", "gold only")))
             marked.append(("%s predicted" % field, _marked_tokens(answer_tokens, in_answer, "p", "predicted only")))
         facts = [("score", "%.4f" % (total / 2)), ("q'", "%.4f" % parts[0][1]), ("r'", "%.4f" % parts[1][1]),
-                 ("gold answer", "%d of %d (the best)" % (chosen + 1, len(gold[identifier])))]
+                 ("gold answer", "%d of %d (the best)" % (chosen + 1, len(answers(identifier))))]
         return ItemView(None, [], [], marked=marked, facts=facts)
     return view
 
