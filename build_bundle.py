@@ -1,21 +1,31 @@
 #!/usr/bin/env python3
-"""Build the two uploads of the competition, and check them the way the platforms will use them.
+"""Build the competition's upload (one zip for Codabench and Codalab v1.5), and check it the way the
+platforms will use it.
 
-    python3 build_bundle.py [--reference-data DIR] [--out dist] [--no-check]
+    python3 build_bundle.py [--reference-data DIR] [--out dist] [--release-all] [--per-track] [--no-check]
 
 1. validates competition.yaml (and phase_settings/) against the scoring program's tracks and both
-   platforms' rules;
+   platforms' rules (bundle/rules.py; the table of every key is bundle/platforms.py's KEYS). The
+   competition's tracks are those with a column in competition.yaml; gold of other tracks is left
+   out, with a line saying so;
 2. writes, reproducibly (same sources, same bytes):
-   dist/competition_bundle.zip  for Codalab v1.5: competition.yaml without its codabench: block,
-                                pages, logo, and the nested zips (scoring program with the nltk
-                                files it loads vendored, reference data with the phase's
-                                scoring_config.json and public data per phase, starting kit);
-   dist/codabench_bundle.zip    for Codabench: a native version-2 competition.yaml (tasks,
-                                solutions, phases with start and end, one Force_Last leaderboard)
-                                and the same files, plus each phase's sample submission;
-   dist/starting_kit.zip;
-3. checks both: unpacks them as the platforms do and runs every phase's sample submission, a
+   dist/competition_bundle.zip   the upload, for Codabench (it reads competition.yaml, a native
+                                 version-2 yaml) and for self-hosted Codalab v1.5 (it reads the first
+                                 .yaml entry, codalab_v1.5.yaml), with the pages, the logo and the
+                                 nested zips (scoring program with the nltk files it loads vendored,
+                                 reference data with the phase's scoring_config.json, the first phase's
+                                 public data, starting kit and sample submission);
+   dist/starting_kit.zip         the first phase's starting kit (also inside the upload);
+   dist/release_<folder>/        for each later phase, what the organisers attach when it opens: its
+                                 public data and a starting kit with its inputs and sample submission
+                                 (held back from the upload: both platforms list every phase's files to
+                                 participants from registration on). --release-all puts them in the
+                                 upload instead;
+   with --per-track, the same for each track alone in dist/<track>/ (one competition per track);
+3. checks each upload: unpacks it as both platforms do and runs every phase's sample submission, a
    broken one and one single-track entry per track in both workers' layouts (bundle/checker.py).
+
+A failed build leaves no zip in the output folder, whatever stage failed.
 
 ``--reference-data DIR`` holds one folder per phase (``dev/``, ``test/``: the ``<folder>`` of each
 phase's ``<folder>_reference_data.zip``); it defaults to the sample gold in reference_data/.
@@ -30,7 +40,7 @@ import os
 import shutil
 import sys
 import tempfile
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
@@ -38,13 +48,15 @@ sys.path.insert(0, os.path.join(ROOT, "starting_kit"))
 
 import yaml  # noqa: E402
 
-from bundle.checker import Report, check_bundles  # noqa: E402
-from bundle.platforms import date_lines, ignored_keys, solution_name, v15_yaml_text, v2_config  # noqa: E402
+from bundle.checker import Report, check_bundle  # noqa: E402
+from bundle.gold import GoldError, check_gold  # noqa: E402
+from bundle.platforms import (V15_YAML, V2_YAML, competition_tracks, date_lines, edition, ignored_keys,  # noqa: E402
+                              solution_name, sorted_phases, v15_yaml, v2_yaml)
 from bundle.public_data import derive_public_data, public_ids  # noqa: E402
-from bundle.rules import phase_folder, validate  # noqa: E402
+from bundle.rules import left_out, phase_folder, validate  # noqa: E402
 from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
-from bundle.zips import folder_entries, write_zip  # noqa: E402
+from bundle.zips import folder_entries, is_junk, write_zip  # noqa: E402
 from scorer.options import CONFIG_NAME, OTHER_PHASES, load_options  # noqa: E402
 from scorer.problems import ReferenceDataError  # noqa: E402
 from scorer.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
@@ -54,6 +66,16 @@ PHASE_SETTINGS = os.path.join(ROOT, "phase_settings")
 PROGRAM = os.path.join(ROOT, "scoring_program")
 KIT = os.path.join(ROOT, "starting_kit")
 KIT_FILES = ("README.md", "README.ipynb", "baselines.py", "score_locally.py", "check_format.py")
+UPLOAD = "competition_bundle.zip"
+KIT_ZIP = "starting_kit.zip"
+
+
+class BuildError(Exception):
+    """An organiser's input the build cannot use: its lines name the place and the reason."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        super().__init__(lines[0] if lines else "")
+        self.lines = list(lines)
 
 
 def _zip_bytes(entries: Dict[str, str], data: Dict[str, bytes]) -> bytes:
@@ -73,10 +95,10 @@ def _folder_data(folder: str, prefix: str = "") -> Dict[str, bytes]:
     return {name: _read(path) for name, path in folder_entries(folder, prefix).items()}
 
 
-def broken_submission() -> bytes:
+def broken_submission(tracks: Sequence = TRACKS) -> bytes:
     """A submission every phase must refuse, whatever the track's format: the first track's file
     holding bytes that are not UTF-8 (every reader refuses them)."""
-    return _zip_bytes({}, {TRACKS[0].filename: b"\xff\xfe not UTF-8 \xc3\x28\n"})
+    return _zip_bytes({}, {tracks[0].filename: b"\xff\xfe not UTF-8 \xc3\x28\n"})
 
 
 def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[str]]:
@@ -104,8 +126,15 @@ def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[
 
 def load_yaml(path: str) -> Tuple[str, Any, str]:
     """(text, value, problem) of competition.yaml; the problem is one line naming the place."""
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    data = _read(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = data[:error.start]
+        line = before.count(b"\n") + 1
+        column = error.start - (before.rfind(b"\n") + 1) + 1
+        return "", None, ("competition.yaml: line %d, column %d: byte 0x%02x is not UTF-8; save the file as UTF-8 "
+                          "(both platforms read it as UTF-8)" % (line, column, data[error.start]))
     try:
         return text, yaml.safe_load(text), ""
     except yaml.YAMLError as error:
@@ -118,125 +147,257 @@ def load_yaml(path: str) -> Tuple[str, Any, str]:
         return text, None, "competition.yaml: %s%s" % (where, hint)
 
 
-def build(reference_root: str, out_dir: str, cache: str, check: bool, python: List[str]) -> int:
+def stage_reference_data(reference_root: str, phases: Sequence[Dict[str, Any]], tracks: Sequence,
+                         staged_root: str) -> None:
+    """Each phase's reference folder without the gold of tracks outside the competition."""
+    others = [track for track in TRACKS if track not in tracks]
+    for phase in phases:
+        folder = phase_folder(phase)
+        source = os.path.join(reference_root, folder)
+        left = {os.path.normpath(os.path.join(source, name)) for track in others
+                for name in track.gold_names + ((track.test_input,) if track.test_input else ())}
+        target = os.path.join(staged_root, folder)
+        os.makedirs(target, exist_ok=True)
+        for name in sorted(os.listdir(source)):
+            path = os.path.join(source, name)
+            if os.path.normpath(path) in left or is_junk(name):
+                continue
+            if os.path.isdir(path):
+                shutil.copytree(path, os.path.join(target, name))
+            else:
+                shutil.copyfile(path, os.path.join(target, name))
+
+
+class Upload:
+    """One competition's outputs: the upload, its starting kit and the held-back releases."""
+
+    def __init__(self, subfolder: str) -> None:
+        self.subfolder = subfolder  # "" or the track's name
+        self.files: Dict[str, bytes] = {}  # path relative to the output folder -> bytes
+        self.report = Report()
+        self.releases: List[Tuple[str, str, str]] = []  # (phase label, public data zip, starting kit zip)
+        self.samples: Dict[str, bytes] = {}
+        self.config: Dict[str, Any] = {}
+        self.tracks: Sequence = ()
+
+
+def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, settings: Dict[str, bytes],
+                 program: Dict[str, bytes], release_all: bool, track=None, work: str = "") -> Upload:
+    """The zips of one competition (``track``: the per-track competition of that track)."""
+    upload = Upload(track.name if track is not None else "")
+    shown = edition(config, release_all, track)
+    phases = sorted_phases(shown)
+    first = phases[0]
+    label_of = {phase_folder(phase): str(phase["label"]) for phase in phases}
+    nested: Dict[str, bytes] = {"scoring_program.zip": _zip_bytes({}, program)}
+    from baselines import write_submission
+    public_of: Dict[str, Dict[str, bytes]] = {}
+    samples: Dict[str, bytes] = {}
+    ids_of_phase: Dict[str, Dict[str, List[str]]] = {}
+    for phase in phases:
+        folder = phase_folder(phase)
+        public = os.path.join(work, "public", folder)
+        try:
+            derive_public_data(os.path.join(reference_root, folder), public, tracks)
+        except ReferenceDataError as error:  # a track module's own reading of the gold
+            raise BuildError(["phase %s: %s" % (phase["label"], line) for line in error.private or error.public])
+        public_of[folder] = _folder_data(public)
+        ids_of_phase[label_of[folder]] = public_ids(public, tracks)
+        submission = os.path.join(work, "submission", folder)
+        write_submission(public, submission)
+        samples[phase["reference_data"]] = _zip_bytes(folder_entries(submission), {})
+    earlier: Dict[str, Dict[str, List[str]]] = {}
+    for phase in phases:
+        folder = phase_folder(phase)
+        extra = {CONFIG_NAME: settings[folder]} if folder in settings else {}
+        # Earlier phases' ids only (they are public; Development predictions sent to the Test phase are
+        # named as such); never a later phase's: one extra id in a submission would tell whether it is one.
+        if earlier:
+            extra[OTHER_PHASES] = (json.dumps(earlier, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+        earlier = dict(earlier, **{label_of[folder]: ids_of_phase[label_of[folder]]})
+        for track in tracks:  # files made from the gold (nlu: its tokens, so a run need not tokenize it)
+            extra.update(track.reference_data_extras(os.path.join(reference_root, folder)))
+        nested[phase["reference_data"]] = _zip_bytes(folder_entries(os.path.join(reference_root, folder)), extra)
+    first_folder = phase_folder(first)
+    kit_base = {name: _read(os.path.join(KIT, name)) for name in KIT_FILES}
+    expected = sample_scores(PROGRAM, os.path.join(reference_root, first_folder), samples[first["reference_data"]])
+    kit_base["README.md"] = (fill_template(kit_base["README.md"].decode("utf-8"), tracks)
+                             + generated_sections(tracks, expected, str(first["label"]))).encode("utf-8")
+    kit_base.update({"scoring_program/" + name: data for name, data in program.items()})
+    kit = dict(kit_base)
+    kit.update({"public_data/%s/%s" % (first_folder, name): data for name, data in public_of[first_folder].items()})
+    kit["sample_submission.zip"] = samples[first["reference_data"]]
+    kit_zip = _zip_bytes({}, kit)
+    released = [phase for phase in phases if phase is first or release_all]
+    for phase in phases:
+        folder = phase_folder(phase)
+        public_zip = _zip_bytes({}, public_of[folder])
+        original = config["phases"][next(key for key, value in config["phases"].items()
+                                         if value["phasenumber"] == phase["phasenumber"])]
+        if phase in released:
+            if "public_data" in phase:
+                nested[phase["public_data"]] = public_zip
+            if "starting_kit" in phase:
+                nested[phase["starting_kit"]] = kit_zip
+            continue
+        # held back: what the organisers attach when the phase opens
+        release = "release_%s/" % folder
+        public_name = release + original.get("public_data", "%s_public_data.zip" % folder)
+        kit_name = release + original.get("starting_kit", KIT_ZIP)
+        upload.files[public_name] = public_zip
+        phase_kit = dict(kit)
+        phase_kit.update({"public_data/%s/%s" % (folder, name): data for name, data in public_of[folder].items()})
+        phase_kit["%s_sample_submission.zip" % folder] = samples[phase["reference_data"]]
+        upload.files[kit_name] = _zip_bytes({}, phase_kit)
+        upload.releases.append((str(phase["label"]), public_name, kit_name))
+    files: Dict[str, bytes] = {}
+    for name in [shown["image"]] + list(shown["html"].values()):
+        files[name] = _read(os.path.join(PAGES, name))
+    files.update(nested)
+    solutions = {phase["reference_data"]: solution_name(phase) for phase in released}
+    for phase in released:
+        files[solution_name(phase)] = samples[phase["reference_data"]]
+    files[V15_YAML] = v15_yaml(shown).encode("utf-8")
+    files[V2_YAML] = v2_yaml(shown, solutions).encode("utf-8")
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, UPLOAD)
+        # Codalab v1.5 reads the first entry whose name contains ".yaml": the v1.5 yaml comes first
+        write_zip(path, {}, files.items(), first=(V15_YAML,))
+        upload.files[UPLOAD] = _read(path)
+    upload.files[KIT_ZIP] = kit_zip
+    upload.samples, upload.config, upload.tracks = samples, shown, list(tracks)
+    return upload
+
+
+def _clean(out_dir: str) -> None:
+    """Remove what an earlier build wrote: a stale zip is no answer for a failed build."""
+    if not os.path.isdir(out_dir):
+        return
+    for name in os.listdir(out_dir):
+        path = os.path.join(out_dir, name)
+        if name in (UPLOAD, KIT_ZIP, "codabench_bundle.zip") or (
+                os.path.isdir(path) and (name.startswith("release_") or name in {t.name for t in TRACKS})):
+            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+
+
+def build(reference_root: str, out_dir: str, cache: str, check: bool, python: List[str],
+          release_all: bool = False, per_track: bool = False) -> int:
+    _clean(out_dir)
+    try:
+        uploads = _build(reference_root, cache, check, python, release_all, per_track)
+    except BuildError as error:
+        for line in error.lines:
+            print(line, file=sys.stderr)
+        print("build: no zip was written to %s" % out_dir, file=sys.stderr)
+        return 1
+    # Written to a staging folder and moved into out_dir only when everything passed.
+    os.makedirs(out_dir, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out_dir, prefix=".staging-") as staging:
+        written = []
+        for upload in uploads:
+            for name, data in sorted(upload.files.items()):
+                path = os.path.join(staging, upload.subfolder, name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as handle:
+                    handle.write(data)
+                written.append(os.path.join(upload.subfolder, name))
+        for relative in written:
+            target = os.path.join(out_dir, relative)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.replace(os.path.join(staging, relative), target)
+    for upload in uploads:
+        _print_outputs(upload, out_dir)
+    if check:
+        for upload in uploads:
+            print("check%s: %s" % (" (track %s)" % upload.subfolder if upload.subfolder else "", upload.report.summary()))
+    return 0
+
+
+def _print_outputs(upload: Upload, out_dir: str) -> None:
+    base = os.path.join(out_dir, upload.subfolder)
+    for name in sorted(upload.files):
+        path = os.path.join(base, name)
+        digest = hashlib.sha256(upload.files[name]).hexdigest()
+        if name == UPLOAD:
+            where = ("upload to Codabench (codabench.org: it reads competition.yaml), or to a self-hosted "
+                     "Codalab v1.5 (it reads %s)" % V15_YAML)
+        elif name == KIT_ZIP:
+            where = "for participants (also inside the upload)"
+        else:
+            where = "held back: attach it when its phase opens (below)"
+        print("wrote %s (%d bytes, sha256 %s): %s" % (path, len(upload.files[name]), digest, where))
+    for label, public, kit in upload.releases:
+        public, kit = os.path.join(base, public), os.path.join(base, kit)
+        print("when phase %s opens: on Codabench, upload %s as a dataset of type \"public data\" and %s as one of "
+              "type \"starting kit\" (Resources > Datasets), then choose them in the phase's Public data and "
+              "Starting kit fields (Edit competition > Phases); on Codalab v1.5, upload them under My datasets and "
+              "choose them in the phase editor's Public data and Starting kit fields" % (label, public, kit))
+
+
+def _build(reference_root: str, cache: str, check: bool, python: List[str], release_all: bool,
+           per_track: bool) -> List[Upload]:
     yaml_text, config, problem = load_yaml(os.path.join(ROOT, "competition.yaml"))
     if problem:
-        print(problem, file=sys.stderr)
-        return 1
+        raise BuildError([problem])
     problems = validate(config, PAGES, reference_root, TRACKS, LOWER_IS_BETTER)
     if not problems:
         settings, problems = phase_settings(config, reference_root)
     if problems:
-        for line in problems:
-            print(line, file=sys.stderr)
-        return 1
-
+        raise BuildError(problems)
+    tracks = competition_tracks(config, TRACKS)
+    for line in left_out(config, reference_root, TRACKS):
+        print("note: " + line)
+    phases = sorted_phases(config)
     program = _folder_data(PROGRAM)
     try:
         program.update(vendored_files(cache))
     except VendorError as error:
-        print("build: %s" % error, file=sys.stderr)
-        return 1
-    nested: Dict[str, bytes] = {"scoring_program.zip": _zip_bytes({}, program)}
-
-    phases = sorted(config["phases"].values(), key=lambda p: p["phasenumber"])
-    samples: Dict[str, bytes] = {}
-    first_public: Dict[str, bytes] = {}
-    sample_zip = b""
-    from baselines import write_submission
-    ids_of_phase: Dict[str, Dict[str, List[str]]] = {}  # phase label -> track file -> public ids
+        raise BuildError(["build: %s" % error])
+    for line in date_lines(config):
+        print("dates: " + line)
+    for line in ignored_keys(config):
+        print("note: " + line)
+    uploads = []
     with tempfile.TemporaryDirectory() as work:
-        for phase in phases:
-            folder = phase_folder(phase)
-            derive_public_data(os.path.join(reference_root, folder), os.path.join(work, "public", folder))
-            ids_of_phase[str(phase.get("label", folder))] = public_ids(os.path.join(work, "public", folder))
-        for phase in phases:
-            folder = phase_folder(phase)
-            gold = os.path.join(reference_root, folder)
-            extra = {CONFIG_NAME: settings[folder]} if folder in settings else {}
-            others = {label: ids for label, ids in ids_of_phase.items() if label != str(phase.get("label", folder))}
-            if others:  # so that a prediction for another phase's inputs is named as such
-                extra[OTHER_PHASES] = (json.dumps(others, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
-            for track in TRACKS:  # files made from the gold (nlu: its tokens, so a run need not tokenize it)
-                extra.update(track.reference_data_extras(gold))
-            nested[phase["reference_data"]] = _zip_bytes(folder_entries(gold), extra)
-            public = os.path.join(work, "public", folder)
-            public_data = _folder_data(public)
-            if "public_data" in phase:
-                nested[phase["public_data"]] = _zip_bytes({}, public_data)
-            submission = os.path.join(work, "submission", folder)
-            write_submission(public, submission)
-            samples[phase["reference_data"]] = _zip_bytes(folder_entries(submission), {})
-            if not sample_zip:  # the starting kit's sample: made for the first (development) phase
-                sample_zip = samples[phase["reference_data"]]
-                first_public = {"public_data/%s/%s" % (folder, name): data for name, data in public_data.items()}
-    kit = {name: _read(os.path.join(KIT, name)) for name in KIT_FILES}
-    first = phases[0]
-    expected = sample_scores(PROGRAM, os.path.join(reference_root, phase_folder(first)), sample_zip)
-    kit["README.md"] = (fill_template(kit["README.md"].decode("utf-8"), TRACKS)
-                        + generated_sections(TRACKS, expected, str(first.get("label", "")))).encode("utf-8")
-    kit.update({"scoring_program/" + name: data for name, data in program.items()})
-    kit.update(first_public)
-    kit["sample_submission.zip"] = sample_zip
-    kit_zip = _zip_bytes({}, kit)
-    for phase in phases:
-        if "starting_kit" in phase:
-            nested[phase["starting_kit"]] = kit_zip
-
-    files = {}
-    for name in [config["image"]] + list(config["html"].values()):
-        files[name] = _read(os.path.join(PAGES, name))
-    files.update(nested)
-    v15_text = v15_yaml_text(yaml_text)
-    without_block = {key: value for key, value in config.items() if key != "codabench"}
-    assert yaml.safe_load(v15_text) == without_block, "the codabench: block must be one top-level block"
-    v15 = dict(files, **{"competition.yaml": v15_text.encode("utf-8")})
-    v2 = yaml.safe_dump(v2_config(config), sort_keys=False, allow_unicode=True, width=100)
-    codabench = dict(files, **{"competition.yaml": v2.encode("utf-8")})
-    for phase in phases:
-        codabench[solution_name(phase)] = samples[phase["reference_data"]]
-    # Written to a staging folder, checked there, and moved to out_dir only when the check passes:
-    # zips that failed their check must never wait in dist/ to be uploaded.
-    os.makedirs(out_dir, exist_ok=True)
-    outputs = (("competition_bundle.zip", "upload to Codalab v1.5 (codalab.lisn.upsaclay.fr and other v1.5 sites)"),
-               ("codabench_bundle.zip", "upload to Codabench (codabench.org): a native version-2 bundle"),
-               ("starting_kit.zip", "for participants (also inside both bundles)"))
-    for name, _ in outputs:
-        if os.path.exists(os.path.join(out_dir, name)):
-            os.remove(os.path.join(out_dir, name))  # a stale zip of an earlier build is no answer either
-    with tempfile.TemporaryDirectory(dir=out_dir, prefix=".staging-") as staging:
-        v15_path = os.path.join(staging, "competition_bundle.zip")
-        codabench_path = os.path.join(staging, "codabench_bundle.zip")
-        # competition.yaml must be the first entry that contains ".yaml" (v1.5 takes the first one)
-        write_zip(v15_path, {}, v15.items(), first=("competition.yaml",))
-        write_zip(codabench_path, {}, codabench.items(), first=("competition.yaml",))
-        with open(os.path.join(staging, "starting_kit.zip"), "wb") as handle:
-            handle.write(kit_zip)
-        for line in date_lines(config):
-            print("dates: " + line)
-        for line in ignored_keys(config):
-            print("note: " + line)
-        if check:
-            report = Report()
-            check_bundles(v15_path, codabench_path, samples, broken_submission(), python, report)
-            for line in report.lines:
-                print("check: ok: " + line)
-            for line in report.problems:
-                print("check: FAILED: " + line, file=sys.stderr)
-            if report.problems:
-                print("build: the check failed (%d problem%s above; the first: %s); no zip was written to %s: "
-                      "fix the reference data, competition.yaml or phase_settings/ as the lines above say, "
-                      "then build again" % (len(report.problems), "" if len(report.problems) == 1 else "s",
-                                            report.problems[0].split("\n")[0], out_dir), file=sys.stderr)
-                return 1
-        for name, where in outputs:
-            path = os.path.join(out_dir, name)
-            os.replace(os.path.join(staging, name), path)
-            digest = hashlib.sha256(_read(path)).hexdigest()
-            print("wrote %s (%d bytes, sha256 %s): %s" % (path, os.path.getsize(path), digest, where))
-    if check:
-        print("check: " + report.summary())
-    return 0
+        staged = os.path.join(work, "reference")
+        stage_reference_data(reference_root, phases, tracks, staged)
+        for phase in phases:  # the organiser's gold, read as the scoring program reads it
+            problems += check_gold(os.path.join(staged, phase_folder(phase)), tracks, str(phase["label"]),
+                                   os.path.join(reference_root, phase_folder(phase)))
+        if problems:
+            raise BuildError(problems)
+        editions = [(track, [track]) for track in tracks] if per_track else [(None, tracks)]
+        for track, chosen in editions:
+            edition_work = os.path.join(work, track.name if track else "all")
+            if track is not None:
+                edition_ref = os.path.join(edition_work, "reference")
+                stage_reference_data(staged, phases, chosen, edition_ref)
+            else:
+                edition_ref = staged
+            try:
+                upload = build_upload(config, chosen, edition_ref, settings, program, release_all, track, edition_work)
+            except GoldError as error:
+                raise BuildError(error.lines)
+            uploads.append(upload)
+            if check:
+                with tempfile.TemporaryDirectory() as folder:
+                    path = os.path.join(folder, UPLOAD)
+                    with open(path, "wb") as handle:
+                        handle.write(upload.files[UPLOAD])
+                    check_bundle(path, upload.samples, broken_submission(chosen), python, upload.report, chosen,
+                                 release_all)
+                prefix = "check%s: " % (" (track %s)" % track.name if track else "")
+                for line in upload.report.lines:
+                    print(prefix + "ok: " + line)
+                if upload.report.problems:
+                    for line in upload.report.problems:
+                        print(prefix + "FAILED: " + line, file=sys.stderr)
+                    count = len(upload.report.problems)
+                    raise BuildError(["build: the check failed (%d problem%s above; the first: %s); fix the reference "
+                                      "data, competition.yaml or phase_settings/ as the lines above say, then build "
+                                      "again" % (count, "" if count == 1 else "s",
+                                                 upload.report.problems[0].split("\n")[0])])
+    return uploads
 
 
 def main(argv=None) -> int:
@@ -246,12 +407,18 @@ def main(argv=None) -> int:
     parser.add_argument("--out", default=os.path.join(ROOT, "dist"))
     parser.add_argument("--cache", default=os.path.join(ROOT, "build", "wheels"),
                         help="where downloaded wheels are kept")
+    parser.add_argument("--release-all", action="store_true",
+                        help="put every phase's public data, starting kit and sample submission in the upload "
+                             "(for competitions whose test inputs are public anyway)")
+    parser.add_argument("--per-track", action="store_true",
+                        help="one competition per track: dist/<track>/competition_bundle.zip, each ranked by its "
+                             "track's primary score")
     parser.add_argument("--no-check", action="store_true", help="build only")
     parser.add_argument("--python", default=shutil.which("python3") or sys.executable,
                         help="the interpreter the check runs the scoring program with (as -I -S)")
     args = parser.parse_args(argv)
     return build(os.path.abspath(args.reference_data), os.path.abspath(args.out), args.cache,
-                 not args.no_check, [args.python, "-I", "-S"])
+                 not args.no_check, [args.python, "-I", "-S"], args.release_all, args.per_track)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,18 @@
-"""Opens both built bundles as their platforms do and runs each phase as their workers do.
+"""Opens the built upload as each platform does and runs each phase as their workers do.
 
 What it reproduces was read in the platforms' code and measured with ../shared/platform_harness
 (the real unpackers, workers, ranking query and download rules); keep the two in step.
 
-Codalab v1.5 (codalab-competitions ``models.py``, compute worker ``worker.py``): the YAML is the
-first entry whose name contains ``.yaml``; every top-level and phase key must be a model field;
+One zip serves both: Codalab v1.5 (codalab-competitions ``codalab/apps/web/models.py``,
+``CompetitionDefBundle.unpack``) reads the first entry whose name contains ``.yaml`` (the v1.5
+yaml, ``platforms.V15_YAML``), Codabench (``src/apps/competitions/tasks.py``) reads
+``competition.yaml`` (version 2); each must find every file it names, and the upload must hold
+nothing of a phase after the first (held back until it opens; both platforms list every phase's
+public data and starting kit, Codabench also the tasks' solutions, to participants from
+registration: codabench ``src/static/riot/competitions/detail/_tabs.tag``, v1.5
+``templates/web/competitions/_get_starting_kit.html``).
+
+Codalab v1.5 (compute worker ``worker.py``): every top-level and phase key must be a model field;
 leaderboard and column-group labels match exactly (case and spaces). The worker extracts the
 scoring program, the reference data and the submission into ``run/program``, ``run/input/ref``,
 ``run/input/res`` (every top-level ``*.zip`` inside one is also extracted into a folder of the
@@ -20,7 +28,8 @@ at the root; tasks, solutions, phases with a start and an end (each end before t
 one leaderboard, attached to every phase; a prediction step first, which adds ``metadata`` to
 ``input/res``; cwd = the program folder; ``scores.json`` preferred; the whole ``output/`` folder
 is the submission's scoring result, which participants may download unless the phase has
-``hide_score_output``. Ranking: the primary column alone, descending with missing scores (NULL)
+``hide_score_output`` (``api/serializers/submissions.py``, ``get_scoring_result``). The fact
+sheet is checked as ``validate_fact_sheet`` does (``fact_sheet.py``). Ranking: the primary column alone, descending with missing scores (NULL)
 first on PostgreSQL, the other columns only breaking ties.
 
 The stock images have no site-packages of ours: the scoring program runs with ``python3 -I -S``.
@@ -42,8 +51,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import yaml
 
+from scorer.options import OTHER_PHASES
 from scorer.registry import TRACKS
 
+from .fact_sheet import fact_sheet_problems
+from .platforms import V15_YAML, V2_YAML
 from .rules import COMPETITION_KEYS, PHASE_KEYS
 from .watcher import DetailedResultsWatcher
 
@@ -63,7 +75,7 @@ class Report:
         self.lines.append(line)
 
     def summary(self) -> str:
-        return "both bundles pass; verified " + "; ".join(
+        return "the upload passes on both platforms; verified " + "; ".join(
             "on %s: %s" % (platform, ", ".join(items)) for platform, items in self.verified.items())
 
 
@@ -329,7 +341,7 @@ def check_ranking(full: Dict[str, float], singles: Dict[str, Dict[str, float]], 
     for line in wrong:
         report.fail("ranking: " + line)
     if not wrong:
-        report.ok("ranking: each single-track entry ranks below the six-track sample in every column of the "
+        report.ok("ranking: each single-track entry ranks below the all-track sample in every column of the "
                   "other tracks (Codabench's query with each column as primary, v1.5's per-column ranking); "
                   "default board: %s" % " > ".join(order))
 
@@ -356,12 +368,15 @@ def _entry_names(names: Sequence[str], platform: str, report: Report) -> None:
 def check_v15_bundle(path: str, report: Report) -> Optional[Dict[str, Any]]:
     names, files = _read_zip(path)
     yaml_entries = [name for name in names if ".yaml" in name]
-    if not yaml_entries or yaml_entries[0] != "competition.yaml" or len(yaml_entries) > 1:
-        report.fail("v1.5: competition.yaml must be the first and only entry containing .yaml, found %s"
-                    % yaml_entries[:3])
+    # codalab/apps/web/models.py, CompetitionDefBundle.unpack: [x for x in zf.namelist() if ".yaml" in x][0]
+    if not yaml_entries or yaml_entries[0] != V15_YAML:
+        report.fail("v1.5: %s must be the first entry containing .yaml (v1.5 reads that one), found %s"
+                    % (V15_YAML, yaml_entries[:3]))
         return None
     _entry_names(names, "v1.5", report)
-    config = yaml.safe_load(files["competition.yaml"])
+    config = yaml.safe_load(files[V15_YAML])
+    if not isinstance(config.get("title"), str) or len(config["title"]) > 100:
+        report.fail("v1.5: the title must be at most 100 characters")
     unknown = sorted(set(config) - COMPETITION_KEYS) + sorted(
         "phases.%s" % key for phase in config["phases"].values() for key in set(phase) - PHASE_KEYS)
     if unknown:
@@ -384,22 +399,24 @@ def check_v15_bundle(path: str, report: Report) -> Optional[Dict[str, Any]]:
             report.fail("v1.5: column %s: column group %r matches no group exactly" % (key, column["column_group"]["label"]))
     if not config.get("end_date"):
         report.fail("v1.5: no end_date: the last phase never ends")
-    report.ok("v1.5 unpacker: competition.yaml first, only model fields, %d referenced entries present, "
-              "labels match exactly" % len(set(referenced)))
+    report.ok("v1.5 unpacker: %s first, only model fields, %d referenced entries present, "
+              "labels match exactly" % (V15_YAML, len(set(referenced))))
     report.verified["Codalab v1.5"].append("the unpacker's rules")
     return dict(config=config, files=files)
 
 
 def check_codabench_bundle(path: str, report: Report) -> Optional[Dict[str, Any]]:
     names, files = _read_zip(path)
-    if "competition.yaml" not in files:
+    if V2_YAML not in files:
         report.fail("Codabench: no competition.yaml at the root")
         return None
     _entry_names(names, "Codabench", report)
-    config = yaml.safe_load(files["competition.yaml"])
+    config = yaml.safe_load(files[V2_YAML])
     fail = lambda line: report.fail("Codabench: " + line)  # noqa: E731
     if config.get("version") != 2:
         fail("version must be 2 (a native bundle)")
+    for line in fact_sheet_problems(config.get("fact_sheet")):
+        fail("fact_sheet: " + line)
     for field in ("image", "terms"):
         if config.get(field) not in files:
             fail("%s must name a file of the bundle" % field)
@@ -429,9 +446,8 @@ def check_codabench_bundle(path: str, report: Report) -> Optional[Dict[str, Any]
         if previous_end is not None and start - previous_end > datetime.timedelta(seconds=1):
             fail("%s: %s with no open phase before it" % (where, start - previous_end))
         previous_end = end
-        if phase.get("hide_score_output") is not True or phase.get("hide_output"):
-            fail("%s: needs hide_score_output: true and no hide_output (participants could download the "
-                 "output folder, or would not see their logs)" % where)
+        if phase.get("hide_output") is not False:
+            fail("%s: needs hide_output: false (participants would not see their logs)" % where)
         if not phase.get("tasks") or not set(phase["tasks"]) <= set(tasks):
             fail("%s: tasks must point at the bundle's tasks" % where)
         for field in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
@@ -458,9 +474,10 @@ def check_codabench_bundle(path: str, report: Report) -> Optional[Dict[str, Any]
         fail("primary_index %r is not a column index" % board.get("primary_index"))
         return None
     report.ok("Codabench v2 unpacker: %d tasks, %d solutions, %d phases with start and end (1 s apart), one "
-              "Force_Last leaderboard of %d columns, hide_score_output on every phase"
-              % (len(tasks), len(config.get("solutions") or []), len(phases), len(columns)))
-    report.verified["Codabench"].append("the v2 unpacker's rules, phase dates, Force_Last, hide_score_output")
+              "Force_Last leaderboard of %d columns, %s"
+              % (len(tasks), len(config.get("solutions") or []), len(phases), len(columns),
+                 "a fact sheet of %d questions" % len(config["fact_sheet"]) if config.get("fact_sheet") else "no fact sheet"))
+    report.verified["Codabench"].append("the v2 unpacker's rules, phase dates, Force_Last, the fact sheet")
     return dict(config=config, files=files, board=board, phases=phases, tasks=tasks)
 
 
@@ -472,12 +489,66 @@ def _when(value: Any) -> Optional[datetime.datetime]:
     return None
 
 
-def check_bundles(v15_path: str, codabench_path: str, samples: Dict[str, bytes], broken: bytes,
-                  python: Sequence[str], report: Report) -> None:
-    """``samples``: sample submission zip (bytes) per reference-data zip name."""
-    v15 = check_v15_bundle(v15_path, report)
-    codabench = check_codabench_bundle(codabench_path, report)
+def check_held_back(v15: Dict[str, Any], codabench: Dict[str, Any], release_all: bool, report: Report) -> None:
+    """Nothing of a phase after the first in the upload (unless ``release_all``), no entry that neither
+    yaml names, and no phase's reference data naming the ids of a later phase."""
+    config, v2 = v15["config"], codabench["config"]
+    phases = sorted(config["phases"].values(), key=lambda p: p["phasenumber"])
+    named = {V15_YAML, V2_YAML, config.get("image"), v2.get("terms")} | set((config.get("html") or {}).values())
+    for phase in phases:
+        named |= {phase[field] for field in ("scoring_program", "reference_data", "public_data", "starting_kit")
+                  if field in phase}
+    for phase in v2.get("phases") or []:
+        named |= {phase[field] for field in ("public_data", "starting_kit") if field in phase}
+    named |= {solution["path"] for solution in v2.get("solutions") or []}
+    for name in sorted(set(v15["files"]) - named):
+        report.fail("upload: %s is named by neither yaml (participants may get it by other means; leave it out)" % name)
+    later = phases[1:] if not release_all else []
+    for phase in later:
+        for field in ("public_data", "starting_kit"):
+            if field in phase:
+                report.fail("v1.5: phase %s: %s is in the upload: both platforms list it to participants from "
+                            "registration; it is released when the phase opens" % (phase["label"], field))
+    later_v2 = [phase for phase in v2["phases"] if phase["index"] >= 1] if not release_all else []
+    later_tasks = {task for phase in later_v2 for task in phase["tasks"]}
+    for phase in later_v2:
+        for field in ("public_data", "starting_kit"):
+            if field in phase:
+                report.fail("Codabench: phase %s: %s is in the upload (listed to participants from registration)"
+                            % (phase["name"], field))
+    for solution in v2.get("solutions") or []:
+        if set(solution["tasks"]) & later_tasks:
+            report.fail("Codabench: solution %s belongs to a later phase's task: Codabench lists solutions to "
+                        "participants, and cannot add one after the upload; leave it out" % solution["path"])
+    labels = [str(phase["label"]) for phase in phases]
+    for number, phase in enumerate(phases):
+        with zipfile.ZipFile(io.BytesIO(v15["files"][phase["reference_data"]])) as archive:
+            if OTHER_PHASES not in archive.namelist():
+                continue
+            named_phases = set(json.loads(archive.read(OTHER_PHASES).decode("utf-8")))
+        if named_phases - set(labels[:number]):
+            report.fail("phase %s: its reference data names the ids of a later phase (%s): one extra id in a "
+                        "submission would tell whether it is one" % (phase["label"], ", ".join(sorted(named_phases))))
+    if not report.problems:
+        report.ok("held back: %s; every entry is named by a yaml; no reference data names a later phase's ids"
+                  % ("nothing of the phases after %s in the upload" % phases[0]["label"] if not release_all
+                     else "--release-all: every phase's files in the upload"))
+        report.verified["Codalab v1.5"].append("later phases held back" if not release_all else "every phase released")
+        report.verified["Codabench"].append("later phases held back (no public data, kit or solution)"
+                                            if not release_all else "every phase released")
+
+
+def check_bundle(path: str, samples: Dict[str, bytes], broken: bytes, python: Sequence[str], report: Report,
+                 tracks: Sequence = TRACKS, release_all: bool = False) -> None:
+    """The upload at ``path`` as both platforms read it; ``samples``: each phase's sample submission
+    (zip bytes) per reference-data zip name, also for phases whose sample is held back; ``tracks``:
+    the competition's tracks."""
+    v15 = check_v15_bundle(path, report)
+    codabench = check_codabench_bundle(path, report)
     if report.problems or v15 is None or codabench is None:
+        return
+    check_held_back(v15, codabench, release_all, report)
+    if report.problems:
         return
     config = v15["config"]
     keys = list(config["leaderboard"]["columns"])
@@ -497,8 +568,8 @@ def check_bundles(v15_path: str, codabench_path: str, samples: Dict[str, bytes],
             label = "phase %s" % phase["label"]
             jobs.append((files, zips, sample, layout, label + ", sample submission", True, None))
             jobs.append((files, zips, broken, layout, label + ", broken submission", False, None))
-            if number == 0:
-                for track in TRACKS:
+            if number == 0 and len(tracks) > 1:
+                for track in tracks:
                     jobs.append((files, zips, one_track(sample, track.filename), layout,
                                  label + ", only " + track.name, True, track.name))
     limit = int(phases[0].get("execution_time_limit", 600))
@@ -525,9 +596,11 @@ def check_bundles(v15_path: str, codabench_path: str, samples: Dict[str, bytes],
     report.verified["Codabench"].append("the worker's layout (res/metadata from the prediction step; "
                                         "no metadata file in the sample submissions)")
     report.verified["Codabench"].append("no gold in the downloadable output/")
-    track_keys = {track.name: [key for key in keys if key in track.keys] for track in TRACKS}
+    track_keys = {track.name: [key for key in keys if key in track.keys] for track in tracks}
     if singles["v1.5"] != singles["codabench"] or full["v1.5"] != full["codabench"]:
         report.fail("ranking: the two workers gave different scores for the same submissions")
+        return
+    if not singles["codabench"]:  # one track: no single-track entries to rank
         return
     check_ranking(full["codabench"], singles["codabench"], track_keys, codabench["board"],
                   config["leaderboard"]["columns"], report)

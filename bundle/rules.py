@@ -7,7 +7,8 @@ labels exactly; Codabench needs a logo, the terms page, phases with an end, and 
 column titles to 36 characters. A setting is refused where the two platforms would behave
 differently in a way participants see (ranking column, submission rule, phase dates, limits whose
 defaults differ); keys one platform merely ignores are listed by the build instead
-(``platforms.ignored_keys``). Each problem is one line.
+(``platforms.ignored_keys``). Which keys exist and what each may hold is the one table
+``platforms.KEYS``. Each problem is one line.
 """
 
 from __future__ import annotations
@@ -17,33 +18,16 @@ import os
 import re
 from typing import Any, Dict, List
 
-from .platforms import BLOCK, CODABENCH_KEYS
+from .platforms import BLOCK, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, KEYS, PHASE_KEYS, \
+    competition_tracks
 
-COMPETITION_KEYS = {
-    "title", "description", "image", "has_registration", "start_date", "end_date",
-    "competition_docker_image", "force_submission_to_leaderboard", "disallow_leaderboard_modifying",
-    "enable_detailed_results", "allow_teams", "enable_per_submission_metadata",
-    "allow_public_submissions", "enable_forum", "anonymous_leaderboard", "enable_teams",
-    "hide_top_three", "hide_chart", "show_datasets_from_yaml", "reward", "url_redirect",
-    "html", "phases", "leaderboard", "admin_names",
-}  # plus the ``codabench:`` block, which the v1.5 yaml leaves out
-PHASE_KEYS = {
-    "phasenumber", "label", "start_date", "description", "max_submissions", "max_submissions_per_day",
-    "is_scoring_only", "execution_time_limit", "color", "auto_migration", "leaderboard_management_mode",
-    "force_best_submission_to_leaderboard", "phase_never_ends", "max_submission_size",
-    "participant_max_storage_use", "delete_submissions_except_best_and_last",
-    "scoring_program_docker_image", "default_docker_image", "disable_custom_docker_image",
-    "ingestion_program_docker_image", "scoring_program", "reference_data", "input_data",
-    "ingestion_program", "public_data", "starting_kit", "datasets",
-}
 FILE_FIELDS = ("scoring_program", "reference_data", "input_data", "ingestion_program", "public_data",
                "starting_kit")
 KNOWN_IMAGES = {"codalab/codalab-legacy:py37", "codalab/codalab-legacy:py39",
                 "codalab/codalab-legacy:py312"}
 COLORS = {"white", "orange", "yellow", "green", "blue", "purple"}
 PAGES = ("overview", "evaluation", "terms", "data")
-COLUMN_KEYS = {"leaderboard", "label", "rank", "sort", "numeric_format", "selection_default",
-               "column_group", "computed", "hidden"}
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,36}$")
 REFERENCE_ZIP = re.compile(r"^(\w+)_reference_data\.zip$")
 
@@ -76,10 +60,10 @@ def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_
     if not isinstance(config.get("end_date"), (datetime.date, datetime.datetime)):
         add("competition.yaml: end_date must be an unquoted date or datetime: the end of the last phase "
             "(without it the last phase never ends on Codabench)")
-    if not config.get("force_submission_to_leaderboard"):
-        add("competition.yaml: force_submission_to_leaderboard must be true (on Codabench it becomes the "
-            "Force_Last rule; otherwise every participant must add each submission to the board by hand)")
-    _codabench_block(config.get(BLOCK), problems)
+    for key in KEYS:
+        if key.level == "top" and key.allowed is not None:
+            _allowed(key, config, "competition.yaml", problems)
+    _codabench_block(config, problems)
     html = config.get("html")
     if not isinstance(html, dict):
         add("competition.yaml: html must map overview, evaluation, terms and data to pages")
@@ -155,16 +139,9 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
                 "the phase's folder of reference data" % where)
         if index == 0 and phase.get("auto_migration"):
             add("%s: auto_migration cannot be true on the first phase (Codabench refuses it)" % where)
-        if phase.get("leaderboard_management_mode", "default") != "default":
-            add("%s: leaderboard_management_mode must be default (Codabench has no hide_results: the "
-                "board would be hidden on v1.5 only)" % where)
-        if phase.get("force_best_submission_to_leaderboard"):
-            add("%s: force_best_submission_to_leaderboard is refused: Codabench's Force_Best picks the best "
-                "submission by the primary column alone, v1.5 otherwise; the board shows each "
-                "participant's latest submission on both" % where)
-        if phase.get("phase_never_ends"):
-            add("%s: phase_never_ends is refused: the competition's end_date ends the last phase on "
-                "both platforms" % where)
+        for key in KEYS:
+            if key.level == "phase" and key.allowed is not None:
+                _allowed(key, phase, where, problems)
         if "color" in phase and phase["color"] not in COLORS:
             add("%s: color must be one of %s" % (where, ", ".join(sorted(COLORS))))
         result.append(phase)
@@ -178,23 +155,59 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
     return result
 
 
-def _codabench_block(values: Any, problems: List[str]) -> None:
+def _allowed(key, mapping: Dict[str, Any], where: str, problems: List[str]) -> None:
+    """A problem when ``mapping`` sets ``key`` to a value its row in ``platforms.KEYS`` refuses (for
+    the keys both platforms must agree on, such as force_submission_to_leaderboard, also when absent)."""
+    required = key.rule == "derived" and key.level == "top"
+    if key.name not in mapping and not required:
+        return
+    value = mapping.get(key.name)
+    if value in key.allowed and (value is not None or key.name in mapping or None in key.allowed):
+        return
+    if key.rule == "refused":
+        problems.append("%s: %s is refused (Codabench: %s; Codalab v1.5 would behave differently): leave it out"
+                        % (where, key.name, key.note))
+    else:
+        problems.append("%s: %s must be %s (Codalab v1.5: %s; Codabench: %s)"
+                        % (where, key.name, " or ".join(_yaml_word(v) for v in key.allowed), key.v15, key.note))
+
+
+def _yaml_word(value: Any) -> str:
+    return {True: "true", False: "false", None: "left out"}.get(value, str(value)) \
+        if isinstance(value, (bool, type(None))) else str(value)
+
+
+def _codabench_block(config: Dict[str, Any], problems: List[str]) -> None:
+    from .fact_sheet import fact_sheet_problems
     add = problems.append
+    values = config.get(BLOCK)
     if values is None:
         return
     if not isinstance(values, dict):
         add("competition.yaml: %s must be a mapping of Codabench-only settings" % BLOCK)
         return
+    both = {key.codabench: key.where for key in KEYS if key.level != "block" and key.codabench}
     for key in sorted(values, key=str):
         if key == "hide_output":
             add("competition.yaml: %s.hide_output is refused: it also hides the logs where participants read "
-                "why a submission failed (hide_score_output hides the output folder)" % BLOCK)
+                "why a submission failed" % BLOCK)
+        elif key in both:
+            add("competition.yaml: %s.%s: set %s instead (both platforms read it)" % (BLOCK, key, both[key]))
         elif key not in CODABENCH_KEYS:
             add("competition.yaml: %s.%s is not a known Codabench setting (known: %s)"
                 % (BLOCK, key, ", ".join(sorted(CODABENCH_KEYS))))
-    if values.get("hide_score_output", True) is not True:
-        add("competition.yaml: %s.hide_score_output must stay true: Codabench lets participants download "
-            "the whole output folder otherwise" % BLOCK)
+    for key in KEYS:
+        if key.level == "block" and key.allowed is not None:
+            _allowed(key, values, "competition.yaml: %s" % BLOCK, problems)
+    email = values.get("contact_email")
+    if email is not None and (not isinstance(email, str) or len(email) > 256 or not EMAIL.match(email)):
+        add("competition.yaml: %s.contact_email must be one e-mail address (at most 256 characters)" % BLOCK)
+    if "fact_sheet" in values:
+        if not config.get("enable_per_submission_metadata"):
+            add("competition.yaml: %s.fact_sheet is set but enable_per_submission_metadata is not true: set it, "
+                "so that both platforms ask for the system descriptions" % BLOCK)
+        for line in fact_sheet_problems(values["fact_sheet"]):
+            add("competition.yaml: %s.fact_sheet: %s" % (BLOCK, line))
 
 
 def _leaderboard(config, phases, reference_root, tracks, lower_is_better, problems) -> None:
@@ -256,9 +269,9 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
         numeric = column.get("numeric_format")
         if not isinstance(numeric, int) or isinstance(numeric, bool) or not 1 <= numeric <= 10:
             add("%s: numeric_format must be an integer from 1 to 10" % where)
-        if "computed" in column:
-            add("%s: computed columns rank on ranks in v1.5 and are dropped by Codabench; "
-                "compute aggregates in the scoring program instead" % where)
+        for known in KEYS:
+            if known.level == "column" and known.allowed is not None:
+                _allowed(known, column, where, problems)
         if not isinstance(column.get("rank"), int):
             add("%s: give an integer rank (display order)" % where)
         selection.append((column.get("selection_default", 0), column.get("rank", 10 ** 9), key))
@@ -274,6 +287,13 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
         elif chosen[0][1] != lowest_rank:
             add("competition.yaml: the ranking column %s must also have the lowest rank (Codabench "
                 "ranks by its first column)" % chosen[0][2])
+    in_competition = competition_tracks(config, tracks)
+    for track in in_competition:  # the scorer writes every key of the phase's tracks (not entered: ranks last)
+        missing = [key for key in track.keys if key not in board["columns"]]
+        if missing:
+            add("competition.yaml: track %s is in the competition (its columns %s), but the scorer writes "
+                "every key of its tracks on every submission; make each a column (hidden: true hides one): %s"
+                % (track.name, ", ".join(key for key in track.keys if key in board["columns"]), ", ".join(missing)))
     for phase in phases:
         folder = phase_folder(phase)
         if not folder:
@@ -287,16 +307,25 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
                 columns = [key for key in track.keys if key in board["columns"]]
                 add("phase %s: the leaderboard shows track %s but %s has no gold for it (%s); add the "
                     "gold there, or remove the track from the competition: its leaderboard.columns %s "
-                    "in competition.yaml (and from every phase's reference data)"
+                    "in competition.yaml (its gold is then left out of the upload)"
                     % (phase.get("label"), track.name, path, " or ".join(track.gold_names),
                        ", ".join(columns)))
-        for track in tracks:  # what a track module says is missing from its reference data
+        for track in in_competition:  # what a track module says is missing from its reference data
             problem = track.reference_data_problem(path)
             if problem:
                 add("phase %s: %s" % (phase.get("label"), problem))
-        for track in tracks:  # the scorer writes every key of the phase's tracks (not entered: ranks last)
-            missing = [key for key in track.keys if key not in board["columns"]]
-            if missing and track.find_gold(path) is not None:
-                add("phase %s: %s has gold for track %s, whose keys the scorer writes on every submission; "
-                    "make each a column (hidden: true hides one): %s"
-                    % (phase.get("label"), path, track.name, ", ".join(missing)))
+
+
+def left_out(config: Dict[str, Any], reference_root: str, tracks) -> List[str]:
+    """One line per phase folder holding gold of a track that is not in the competition (no column
+    of it in competition.yaml): the build leaves that gold out of the upload."""
+    chosen = competition_tracks(config, tracks)
+    lines = []
+    for phase in sorted(config["phases"].values(), key=lambda p: p["phasenumber"]):
+        path = os.path.join(reference_root, phase_folder(phase))
+        for track in tracks:
+            gold = track.find_gold(path)
+            if track not in chosen and gold is not None:
+                lines.append("phase %s: %s is gold of track %s, which has no column in competition.yaml: left out of "
+                             "the upload (add its columns to host the track)" % (phase.get("label"), gold, track.name))
+    return lines

@@ -25,6 +25,9 @@ from bundle.rules import validate  # noqa: E402
 from scorer.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
 
 BUILD = [sys.executable, str(ROOT / "build_bundle.py")]
+# What the default build writes: the upload, the first phase's kit, the Test phase's held-back release.
+RELEASED = ("competition_bundle.zip", "starting_kit.zip", "release_test/test_public_data.zip",
+            "release_test/starting_kit.zip")
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +35,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("dist")
     process = subprocess.run(BUILD + ["--out", str(out)], capture_output=True, text=True, cwd=str(ROOT))
     assert process.returncode == 0, process.stdout + process.stderr
-    assert "check: both bundles pass; verified on Codalab v1.5: " in process.stdout
+    assert "check: the upload passes on both platforms; verified on Codalab v1.5: " in process.stdout
     return out, process.stdout
 
 
@@ -44,17 +47,21 @@ def test_two_builds_are_byte_identical(built, tmp_path):
     out, _ = built
     process = subprocess.run(BUILD + ["--out", str(tmp_path), "--no-check"], capture_output=True, text=True)
     assert process.returncode == 0, process.stderr
-    for name in ("competition_bundle.zip", "codabench_bundle.zip", "starting_kit.zip"):
+    for name in RELEASED:
         assert sha256(out / name) == sha256(tmp_path / name), name
 
 
 def test_bundle_layout(built):
     out, stdout = built
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(RELEASED)
     with zipfile.ZipFile(out / "competition_bundle.zip") as bundle:
         names = bundle.namelist()
-        assert names[0] == "competition.yaml"
-        assert [n for n in names if ".yaml" in n] == ["competition.yaml"]
+        # v1.5 reads the first entry containing ".yaml"; Codabench reads competition.yaml
+        assert names[0] == "codalab_v1.5.yaml"
+        assert [n for n in names if ".yaml" in n] == ["codalab_v1.5.yaml", "competition.yaml"]
         assert not [n for n in names if "/" in n or "__MACOSX" in n or ".DS_Store" in n]
+        # held back until the Test phase opens: its public data, kit and sample submission
+        assert "test_public_data.zip" not in names and "test_sample_submission.zip" not in names
         for name in names:
             if name.endswith(".zip"):
                 with zipfile.ZipFile(bundle.open(name)) as inner:
@@ -73,10 +80,15 @@ def test_bundle_layout(built):
             assert "semeval2021_t6_st1.json" in ref.namelist()  # contents, no wrapping folder
             assert "aicup2022_nlu.tokens.json" in ref.namelist()  # the gold's tokens (nlu.reference_data_extras)
             assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "full"
+            assert "other_phases.json" not in ref.namelist()  # no later phase's ids
         with zipfile.ZipFile(bundle.open("test_reference_data.zip")) as ref:
             assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "scores"
-        v15 = yaml.safe_load(bundle.read("competition.yaml"))
+            assert list(json.loads(ref.read("other_phases.json"))) == ["Development"]
+        v15 = yaml.safe_load(bundle.read("codalab_v1.5.yaml"))
+        assert bundle.read("starting_kit.zip") == (out / "starting_kit.zip").read_bytes()
     assert "codabench" not in v15 and v15["force_submission_to_leaderboard"] is True
+    assert v15["enable_per_submission_metadata"] is True
+    assert "public_data" not in v15["phases"][2] and "starting_kit" not in v15["phases"][2]
     assert (out / "starting_kit.zip").stat().st_size <= 2 * 10 ** 6
     for layout in ("v1.5", "codabench"):
         for phase in ("Development", "Test"):
@@ -85,43 +97,67 @@ def test_bundle_layout(built):
         for track in TRACKS:
             assert "%s, phase Development, only %s: exit 0" % (layout, track.name) in stdout
     assert "check: ok: ranking: each single-track entry ranks below" in stdout
-    assert "upload to Codalab v1.5" in stdout and "upload to Codabench" in stdout
+    assert "upload to Codabench" in stdout and "self-hosted Codalab v1.5" in stdout
     assert "note: Codabench ignores phases.*.color" in stdout
+    assert ("when phase Test opens: on Codabench, upload %s as a dataset of type \"public data\""
+            % (out / "release_test" / "test_public_data.zip")) in stdout
 
 
-def test_the_codabench_bundle_is_native(built):
+def test_the_test_release_holds_the_test_inputs_and_sample(built):
+    out, _ = built
+    with zipfile.ZipFile(out / "release_test" / "test_public_data.zip") as public:
+        assert "semeval2021_t6_st1.json" in public.namelist()
+    with zipfile.ZipFile(out / "release_test" / "starting_kit.zip") as kit:
+        names = kit.namelist()
+    assert "test_sample_submission.zip" in names and "public_data/test/semeval2021_t6_st1.json" in names
+    assert "sample_submission.zip" in names and "public_data/dev/semeval2021_t6_st1.json" in names
+    with zipfile.ZipFile(out / "starting_kit.zip") as kit:
+        assert not [n for n in kit.namelist() if n.startswith("public_data/test/") or n.startswith("test_")]
+
+
+def test_the_codabench_yaml_is_native(built):
     out, stdout = built
-    with zipfile.ZipFile(out / "codabench_bundle.zip") as bundle:
+    with zipfile.ZipFile(out / "competition_bundle.zip") as bundle:
         names = bundle.namelist()
         v2 = yaml.safe_load(bundle.read("competition.yaml"))
-        with zipfile.ZipFile(out / "competition_bundle.zip") as v15_bundle:
-            for name in v15_bundle.namelist():  # the same files, but for the yaml
-                if name != "competition.yaml":
-                    assert bundle.read(name) == v15_bundle.read(name), name
-    assert names[0] == "competition.yaml" and v2["version"] == 2
+    assert v2["version"] == 2
     assert [task["reference_data"] for task in v2["tasks"]] == ["dev_reference_data.zip", "test_reference_data.zip"]
+    assert [s["path"] for s in v2["solutions"]] == ["dev_sample_submission.zip"] and v2["solutions"][0]["tasks"] == [0]
     assert all(solution["path"] in names for solution in v2["solutions"])
     dev, test = v2["phases"]
+    assert dev["public_data"] == "dev_public_data.zip" and "public_data" not in test and "starting_kit" not in test
     parse = datetime.datetime.fromisoformat
     assert parse(test["start"]) - parse(dev["end"]) == datetime.timedelta(seconds=1)
     assert parse(test["end"]) == parse(str(load_config()["end_date"]))
-    assert all(phase["hide_score_output"] is True and phase["hide_output"] is False for phase in v2["phases"])
+    assert all(phase["hide_score_output"] is False and phase["hide_output"] is False for phase in v2["phases"])
     (board,) = v2["leaderboards"]
     assert board["submission_rule"] == "Force_Last"
     assert [column["key"] for column in board["columns"]] == list(ALL_KEYS)
     assert board["columns"][board["primary_index"]]["key"] == "t6_st1_f1_micro"
     assert all(len(column["title"]) <= 36 and column["sorting"] in ("asc", "desc") for column in board["columns"])
     assert "Codabench shows 2027-03-01 00:00:00+00:00 to 2027-04-01 00:00:00+00:00" in stdout
+    from bundle.platforms import DEFAULT_FACT_SHEET
+    assert v2["fact_sheet"] == DEFAULT_FACT_SHEET and v2["forum_enabled"] is True
+
+
+def test_release_all_puts_every_phase_in_the_upload(tmp_path):
+    process = subprocess.run(BUILD + ["--out", str(tmp_path), "--no-check", "--release-all"], capture_output=True,
+                             text=True)
+    assert process.returncode == 0, process.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["competition_bundle.zip", "starting_kit.zip"]
+    with zipfile.ZipFile(tmp_path / "competition_bundle.zip") as bundle:
+        assert {"test_public_data.zip", "test_sample_submission.zip"} <= set(bundle.namelist())
+        v2 = yaml.safe_load(bundle.read("competition.yaml"))
+    assert v2["phases"][1]["public_data"] == "test_public_data.zip" and len(v2["solutions"]) == 2
 
 
 def test_the_v15_yaml_is_the_source_without_its_codabench_block():
-    from bundle.platforms import v15_yaml_text
-    text = (ROOT / "competition.yaml").read_text(encoding="utf-8")
-    config = yaml.safe_load(text)
+    from bundle.platforms import edition, v15_yaml
+    config = load_config()
     assert "codabench" in config
-    stripped = v15_yaml_text(text)
-    assert yaml.safe_load(stripped) == {k: v for k, v in config.items() if k != "codabench"}
-    assert "\ncodabench:" not in stripped and stripped.startswith("# The competition")
+    text = v15_yaml(edition(config, release_all=True))
+    assert yaml.safe_load(text) == {k: v for k, v in config.items() if k != "codabench"}
+    assert "\ncodabench:" not in text and text.startswith("# Codalab v1.5 reads this file")
 
 
 def _pythons():
@@ -193,12 +229,24 @@ def _mutate(function):
     (lambda c: c["phases"][2].update(start_date=datetime.date(2026, 1, 1)), "must start after the previous phase"),
     (lambda c: c.update(end_date=None), "end_date must be an unquoted date or datetime"),
     (lambda c: c.update(force_submission_to_leaderboard=False), "force_submission_to_leaderboard must be true"),
-    (lambda c: c["phases"][2].update(force_best_submission_to_leaderboard=True), "best submission by the primary"),
-    (lambda c: c["phases"][2].update(leaderboard_management_mode="hide_results"), "must be default"),
+    (lambda c: c["phases"][2].update(force_best_submission_to_leaderboard=True), "picks the best by the primary"),
+    (lambda c: c["phases"][2].update(leaderboard_management_mode="hide_results"), "no hidden results"),
+    (lambda c: c.update(disallow_leaderboard_modifying=False), "disallow_leaderboard_modifying must be true"),
+    (lambda c: c.pop("disallow_leaderboard_modifying"), "disallow_leaderboard_modifying must be true"),
+    (lambda c: c.update(anonymous_leaderboard=True), "anonymous_leaderboard is refused"),
+    (lambda c: c["phases"][1].update(max_submission_size=10), "max_submission_size is refused"),
+    (lambda c: c["codabench"].update(forum_enabled=False), "codabench.forum_enabled: set enable_forum instead"),
+    (lambda c: c["codabench"].update(contact_email="not an address"), "contact_email must be one e-mail"),
+    (lambda c: c["codabench"].update(fact_sheet={"q": {"key": "q", "type": "textarea", "title": "Q", "selection": "",
+                                                       "is_required": "true", "is_on_leaderboard": "false"}}),
+     "type 'textarea' is not one of checkbox, text, select"),
+    (lambda c: (c.pop("enable_per_submission_metadata"), c["codabench"].update(fact_sheet={})),
+     "fact_sheet is set but enable_per_submission_metadata is not true"),
     (lambda c: c["phases"][1].pop("max_submissions"), "set max_submissions explicitly"),
     (lambda c: c["codabench"].update(hide_output=True), "hide_output is refused"),
     (lambda c: c["leaderboard"]["columns"].pop("ate_recall"), "make each a column (hidden: true hides one): ate_recall"),
-    (lambda c: c["codabench"].update(hide_score_output=False), "hide_score_output must stay true"),
+    (lambda c: c["leaderboard"]["columns"]["flc_f1"].update(computed={}), "computed is refused"),
+    (lambda c: c["codabench"].update(hide_score_output=True), "hide_score_output must be false"),
     (lambda c: c["codabench"].update(submission_rule="Force_Best"), "not a known Codabench setting"),
     (lambda c: c["leaderboard"]["columns"]["flc_f1"]["column_group"].update(label="nlp4if-2019 FLC"),
      "column_group.label must equal a column group's label exactly"),
@@ -348,23 +396,23 @@ def test_a_failed_check_leaves_no_zip_and_says_so_in_one_line(tmp_path, monkeypa
     build_bundle = _build_module()
     (tmp_path / "competition_bundle.zip").write_bytes(b"a stale zip of an earlier build")
 
-    def failing_check(v15_path, codabench_path, samples, broken, python, report):
-        assert os.path.isfile(v15_path) and os.path.isfile(codabench_path)  # checked where they were written
+    def failing_check(path, samples, broken, python, report, tracks, release_all):
+        assert os.path.isfile(path)  # checked where it was written
         report.fail("v1.5, phase Test, sample submission: exit 1:\nwhy")
 
-    monkeypatch.setattr(build_bundle, "check_bundles", failing_check)
+    monkeypatch.setattr(build_bundle, "check_bundle", failing_check)
     code = build_bundle.main(["--out", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing left, the stale zip included
-    last = err.strip().splitlines()[-1]
-    assert last.startswith("build: the check failed (1 problem above; the first: v1.5, phase Test, sample "
-                           "submission: exit 1:); no zip was written to %s: fix" % tmp_path)
+    assert err.strip().splitlines()[-2].startswith("build: the check failed (1 problem above; the first: v1.5, "
+                                                   "phase Test, sample submission: exit 1:); fix")
+    assert err.strip().splitlines()[-1] == "build: no zip was written to %s" % tmp_path
 
 
 def test_every_zip_is_printed_with_its_sha256(built):
     out, stdout = built
-    for name in ("competition_bundle.zip", "codabench_bundle.zip", "starting_kit.zip"):
+    for name in RELEASED:
         line = next(l for l in stdout.splitlines() if l.startswith("wrote %s (" % (out / name)))
         assert "sha256 %s)" % sha256(out / name) in line
 
@@ -387,7 +435,8 @@ def test_missing_gold_and_missing_nlu_test_input_say_how_to_fix_them(tmp_path):
     (tmp_path / "ref" / "test" / "semeval2021_t6_st3.json").unlink()
     problems = validate(load_config(), str(ROOT / "pages"), str(tmp_path / "ref"), TRACKS, LOWER_IS_BETTER)
     assert any("phase Test: the leaderboard shows track t6_st3 but" in p and "remove the track from the "
-               "competition: its leaderboard.columns t6_st3_f1_micro, t6_st3_f1_macro in competition.yaml" in p
+               "competition: its leaderboard.columns t6_st3_f1_micro, t6_st3_f1_macro in competition.yaml (its gold is then "
+               "left out of the upload)" in p
                for p in problems), problems
     assert any(p.startswith("phase Test: ") and "has aicup2022_nlu.csv but not aicup2022_nlu_test.csv: add "
                "the task's released test input (id,q,r,s) there" in p for p in problems), problems

@@ -114,17 +114,18 @@ def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problem
     if unknown and not allow_extra:
         problems.add("", "%d %s are not in this phase: %s"
                      % (len(unknown), noun, _listing(unknown)))
-        add_other_phase_problem(unknown, other_phases, problems)
+        add_other_phase_problem(unknown, other_phases, problems, len(submitted_set))
     return unknown
 
 
 def add_other_phase_problem(unknown: Sequence[str], other_phases: Optional[Mapping[str, AbstractSet[str]]],
-                            problems: Problems) -> None:
-    """A line naming the phase whose inputs these predictions were made for, when at least half
-    of the unknown ids are that phase's ids."""
+                            problems: Problems, submitted: int) -> None:
+    """A line naming the phase whose inputs these predictions were made for, when (nearly) all of
+    the file's ``submitted`` ids (90%) are that phase's ids: never for a few ids, so that adding an
+    id to a submission cannot tell whether it belongs to another phase."""
     for label, ids in sorted((other_phases or {}).items()):
         found = sum(1 for identifier in unknown if identifier in ids)
-        if ids and found * 2 >= len(unknown):
+        if ids and found * 10 >= submitted * 9:
             problems.add("", "%d of the %d ids not in this phase are ids of the %s phase: these are "
                              "predictions for the %s inputs; run your system on this phase's inputs (its "
                              "public data) and submit those" % (found, len(unknown), label, label))

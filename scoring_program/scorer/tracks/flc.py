@@ -250,7 +250,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                                                            if len(unknown) > 10 else "")
         problems.add("", "%d article id%s not in this phase: %s (ids are compared as strings)"
                      % (len(unknown), "s are" if len(unknown) > 1 else " is", shown))
-        add_other_phase_problem(unknown, other_phase_ids(reference_dir, name), problems)
+        add_other_phase_problem(unknown, other_phase_ids(reference_dir, name), problems, len(predicted.order))
     statistics = _statistics(gold, predicted, unknown, options, problems)
     problems.raise_if_any()
     collapse = options.flc_ignore_techniques
@@ -312,6 +312,24 @@ def _statistics(gold: SpanStore, predicted: SpanStore, unknown: List[str], optio
 # The scores from the totals of the per-item statistics (a row per article: the four sums of each
 # technique; ``span_metric``).
 aggregate = span_metric.aggregate
+
+
+def reference_data_problem(folder: str) -> str:
+    """What the build says when a phase's FLC gold lacks the article texts ("" when they are there):
+    the texts are the track's public input, so participants would get only the article ids."""
+    gold, tsv = os.path.join(folder, GOLD_FOLDER), os.path.join(folder, FILE_NAME)
+    if os.path.isdir(gold):
+        articles = [m.group(1) for m in map(_GOLD_FILE.match, sorted(os.listdir(gold))) if m]
+        missing = [a for a in articles if not os.path.isfile(os.path.join(gold, "article%s.txt" % a))]
+        if missing:
+            return ("%s: %d of the %d articles have no article<ID>.txt text (the first: article%s.txt): participants "
+                    "would get no text for them (the public data is the texts) and the sample submission no spans; "
+                    "put the task's article texts beside the .labels files" % (gold, len(missing), len(articles),
+                                                                            missing[0]))
+    elif os.path.isfile(tsv):
+        return ("%s holds no article texts: participants would get only the article ids; give the gold as the "
+                "folder %s/ with the task's article<ID>.txt texts beside the .labels files" % (tsv, GOLD_FOLDER))
+    return ""
 
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------

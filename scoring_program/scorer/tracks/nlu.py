@@ -465,7 +465,12 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     with reading_reference():
         test_ids = read_test_ids(test_path) if os.path.isfile(test_path) else None
     if test_ids is not None and not set(test_ids).issuperset(gold_ids):
-        raise ReferenceDataError(["reference data %s: some gold ids are not in %s" % (name, TEST_INPUT)])
+        known = set(test_ids)
+        absent = [identifier for identifier in gold_ids if identifier not in known]
+        raise ReferenceDataError(["reference data %s: some gold ids are not in %s" % (name, TEST_INPUT)],
+                                 ["reference data %s: %d gold ids are not in %s: %s%s" % (
+                                     name, len(absent), TEST_INPUT, ", ".join(absent[:10]),
+                                     " (the first ten)" if len(absent) > 10 else "")])
 
     problems = Problems(name)
     # Without the test input, rows of other ids are ignored as they are read (not kept).
