@@ -1,22 +1,35 @@
 #!/usr/bin/env python3
-"""The organisers' results: re-score every submission, with confidence intervals, rank ranges,
-significance groups and the task paper's tables and figures.
+"""The organisers' results for the task paper: one row per team as the leaderboard showed it,
+re-scored with the phase's own settings, with confidence intervals, rank ranges, significance
+groups, and the paper's tables and figures.
 
-    .venv/bin/python rank_submissions.py SUBMISSIONS --ref PHASE_GOLD_DIR --out DIR
+    .venv/bin/python rank_submissions.py DOWNLOAD --ref PHASE_GOLD_DIR --out DIR
+        [--results EXPORT] [--select last|best|all] [--descriptions PATH] [--settings FILE]
         [--teams CSV] [--baseline NAME=PATH ...] [--resamples 1000] [--seed 0] [--jobs N]
         [--baseline-test bootstrap|ar]
 
-SUBMISSIONS: a folder of submission zips or folders, or a platform's bulk download (Codabench's
-"download selected" zip, Codalab v1.5's "download all submissions on the leaderboard" zip, or
-either one unzipped). Each submission is scored in-process by the scoring program's own code
+DOWNLOAD: Codabench's "Download selected" zip, Codalab v1.5's leaderboard download, either one
+unzipped, or a folder of submission zips or folders (``ranking/downloads.py`` says what each
+platform writes). Each submission is scored in-process by the scoring program's own code
 (``scorer.in_process.score_in_process``), so every score equals what ``score.py`` writes.
+
+Which submissions are rows (``ranking/selection.py``): with Codabench's results export
+(``--results``), exactly the board's entries; otherwise per participant the last submission that
+re-scores (``--select last``, the platforms' Force_Last), or the best by the primary column, or
+all. A submission with any problem fails as a whole, as on the platforms: on no board, listed
+with its first problem. The others are listed as not ranked.
+
+The phase's settings (``ranking/settings.py``): ``--ref DIR`` applies ``DIR/scoring_config.json``
+when present, else the repository's ``phase_settings/<name of DIR>.json``; ``--settings FILE``
+over it. The signature of every output says which, and each track's settings.
 
 Statistics, per leaderboard (``scorer.resampling.LEADERBOARDS``: the primary score of each track,
 and absita's ABSA and SA subtasks), on the items of the track (meme, article, id, review, each with
 all its rows), with the same bootstrap resamples for every submission
 (``scorer.resampling.resample_indices``, ``random.Random(seed)``):
 
-- ``ci_low``/``ci_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled scores;
+- ``ci_low``/``ci_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled scores
+  (percentile bootstrap);
 - ``rank``: 1 + the number of strictly better submissions (ties share the smallest rank); baselines
   are ranked with the submissions and marked;
 - ``rank_low``/``rank_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled ranks;
@@ -24,15 +37,21 @@ all its rows), with the same bootstrap resamples for every submission
 - groups: in score order, a group starts at its best submission; each next one joins while its
   p-value against that best is ≥ 0.05, otherwise it starts the next group.
 
+Equal per-item statistics give bit-identical resampled scores (computed once), hence equal CIs,
+ranks, rank ranges, groups and p = 1.
+
 With ``--baseline-test ar`` the p-values against each baseline (columns ``p_vs_<baseline>``) come
 from approximate randomization (each item's statistics swapped between the pair with probability
 1/2, R times, seeded; ``p = (1 + #{r : |Δ*_r| ≥ |Δ|}) / (1 + R)``): with per-item sufficient
 statistics a shuffle is a sum, not a re-scoring.
 
 Outputs in DIR (all byte-identical for the same inputs and seed; the signature is in each):
-``<leaderboard>.csv``, ``pvalues_<leaderboard>.csv``, ``techniques_<track>.csv`` (teams ×
-techniques F1), ``problems.csv``, ``results.md``, ``results.tex`` (booktabs), the figures
-``<leaderboard>.svg|pdf`` and ``techniques_<track>.svg|pdf``, and ``index.html`` (self-contained).
+``<leaderboard>.csv``, ``pvalues_<leaderboard>.csv``, ``techniques_<track>.csv`` (rows in rank
+order × techniques F1), ``problems.csv`` (not scored), ``not_ranked.csv``, ``participants.csv``
+(when descriptions are given), ``results.md``, ``results.tex`` (booktabs ``table*`` floats for a
+two-column article), the figures ``<leaderboard>.svg|pdf`` and ``techniques_<track>.svg|pdf``, and
+``index.html`` (self-contained). Labels and titles come from ``competition.yaml``. Every name from
+a participant is shown through ``ranking/names.py`` (escaped, formula-safe in CSV, TeX-escaped).
 CSV files start with one ``# signature: ...`` line: ``pandas.read_csv(path, skiprows=1)``.
 """
 
@@ -41,16 +60,23 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
+import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
 
 from ranking import PROGRAM_DIR
-from ranking.downloads import Entry, discover, read_teams, unique_names
+from ranking.downloads import (Entry, discover, fact_sheet_description, method_description, read_descriptions,
+                               read_results_export, read_teams)
 from ranking.figures import heatmap_figure, ranking_figure
-from ranking.scoring import TECHNIQUE_TRACKS, score_all
+from ranking.labels import load_labels
+from ranking.names import shown, unique_names
+from ranking.scoring import TECHNIQUE_TRACKS, Scored, score_all
+from ranking.selection import SELECT_MODES, select, selection_note
+from ranking.settings import phase_reference
 from ranking.statistics import ALPHA, Board, build_board
-from ranking.tables import (board_frame, index_html, latex, markdown, number, technique_frame, write_csv,
+from ranking.tables import (Report, board_frame, index_html, latex, markdown, number, technique_frame, write_csv,
                             write_text)
 from scorer.options import load_options
 from scorer.registry import BY_NAME, TRACKS
@@ -58,18 +84,22 @@ from scorer.signature import track_signature
 from scorer.in_process import ReferenceDataProblem
 from scorer.resampling import LEADERBOARDS
 
-TOOL_VERSION = "1"
+TOOL_VERSION = "2"
+# Wall time of each step of the last run, in seconds (the benchmark reports them).
+TIMINGS: Dict[str, float] = {}
 
 
-def signature_of(args, reference_dir: str) -> str:
-    """This tool's settings, then the signature of each track of the phase as score.py writes it
-    in scores.json (``scorer.signature``), separated by "; "."""
+def signature_of(args, reference_dir: str, applied: Sequence[str]) -> str:
+    """This tool's settings (selection, phase settings applied), then the signature of each track
+    of the phase as score.py writes it in scores.json (``scorer.signature``), separated by "; "."""
     options = load_options(PROGRAM_DIR, reference_dir)
     test = "paired-bootstrap" + ("+ar-vs-baselines" if args.baseline_test == "ar" else "")
-    tool = ("rank_submissions:v%s|resamples:%d|seed:%d|test:%s|ci:95%%-nearest-rank|alpha:%s"
-            % (TOOL_VERSION, args.resamples, args.seed, test, ALPHA))
+    select_text = "results-export" if args.results else args.select
+    settings = "+".join(os.path.basename(path) for path in applied) or "program"
+    tool = ("rank_submissions:v%s|select:%s|settings:%s|resamples:%d|seed:%d|test:%s|ci:95%%-percentile-bootstrap"
+            "|alpha:%s" % (TOOL_VERSION, select_text, settings, args.resamples, args.seed, test, ALPHA))
     tracks = [track_signature(track.name, options) for track in TRACKS if track.find_gold(reference_dir)]
-    return "; ".join([tool] + tracks)
+    return shown("; ".join([tool] + tracks), limit=10000)
 
 
 def parse_baseline(text: str) -> Tuple[str, str]:
@@ -81,31 +111,110 @@ def parse_baseline(text: str) -> Tuple[str, str]:
     return name, path
 
 
+def check_out(path: str) -> None:
+    """--out must be a folder we can write, checked before any scoring."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=path, prefix=".rank-submissions-", delete=True)
+        probe.close()
+    except OSError as error:
+        raise SystemExit("rank_submissions: --out %s: cannot write there (%s)"
+                         % (shown(path), error.strerror or error)) from None
+
+
+def name_rows(ranked: Sequence[Scored]) -> None:
+    """Each ranked row's name: its team, with the submission when the team has several rows;
+    unique (``names.unique_names``)."""
+    teams = [shown(s.entry.team) for s in ranked]
+    names = [team if teams.count(team) == 1 or s.entry.baseline else "%s [%s]" % (team, shown(s.entry.submission))
+             for team, s in zip(teams, ranked)]
+    for scored, name in zip(ranked, unique_names(names)):
+        scored.entry.name = name
+
+
+def descriptions_of(args, found, export) -> Dict[str, Dict[str, str]]:
+    """Participant (owner, or Codabench's "<owner>-<id>") -> system, description, external data."""
+    described: Dict[str, Dict[str, str]] = {}
+    for owner, fields in found.descriptions.items():
+        described[owner] = method_description(fields)
+    if export:
+        for item in export:
+            if item.answers:
+                described["%s-%s" % (item.owner, item.submission_id)] = fact_sheet_description(item.answers)
+    if args.descriptions:
+        described.update(read_descriptions(args.descriptions))
+    return described
+
+
 def run(args) -> int:
     reference_dir = os.path.abspath(args.ref)
     if not os.path.isdir(reference_dir):
-        raise SystemExit("rank_submissions: --ref %s: not a folder" % args.ref)
-    entries, notes = discover(args.submissions)
-    teams = read_teams(args.teams) if args.teams else {}
+        raise SystemExit("rank_submissions: --ref %s: not a folder" % shown(args.ref))
+    # Everything an organiser passes is checked before any scoring.
+    check_out(args.out)
+    warnings: List[str] = []
+    teams: Dict[str, str] = {}
+    if args.teams:
+        teams, found_warnings = read_teams(args.teams)
+        warnings += found_warnings
+    export = None
+    if args.results:
+        export, found_warnings = read_results_export(args.results)
+        warnings += found_warnings
+    if args.settings and not os.path.isfile(args.settings):
+        raise SystemExit("rank_submissions: --settings %s: no such file" % shown(args.settings))
+    found = discover(args.submissions)
+    entries = found.entries
+    described = descriptions_of(args, found, export)
     for entry in entries:
-        for key in entry.keys():
-            if key in teams:
-                entry.team = teams[key]
-                break
+        description = described.get(entry.export_key()) or described.get(entry.owner) or {}
+        entry.system = description.get("system", "")
+        # the team's name: from --teams, else the one its fact sheet gives, else the platform's
+        entry.team = next((teams[key] for key in entry.keys() if key in teams), None) or \
+            description.get("team") or entry.team
     for name, path in args.baseline:
         entries.append(Entry(name, name, os.path.abspath(path), baseline=True))
-    unique_names(entries)
     if not entries:
-        raise SystemExit("rank_submissions: no submission found in %s" % args.submissions)
-    scored = score_all(entries, reference_dir, args.jobs, progress=not args.quiet)
-    signature = signature_of(args, reference_dir)
-    os.makedirs(args.out, exist_ok=True)
+        raise SystemExit("rank_submissions: no submission found in %s" % shown(args.submissions))
+    for warning in warnings:
+        print("rank_submissions: warning: %s" % warning, file=sys.stderr)
 
-    problems = [(s.entry.name, s.entry.team, track, line) for s in scored for track, line in s.problems]
+    with tempfile.TemporaryDirectory(prefix="rank-submissions-") as work:
+        phase_dir, applied = phase_reference(reference_dir, args.settings, work)
+        settings = ("Phase settings: %s over the scoring program's own." % ", ".join(shown(p) for p in applied)
+                    if applied else "Phase settings: none found (the scoring program's own settings).")
+        print("rank_submissions: %s" % settings, file=sys.stderr)
+        started = time.perf_counter()
+        scored = score_all(entries, phase_dir, args.jobs, progress=not args.quiet)
+        TIMINGS["scoring"] = time.perf_counter() - started
+        signature = signature_of(args, phase_dir, applied)
+    on_board = {"%s-%s" % (e.owner, e.submission_id) for e in export} if export is not None else None
+    primary = LEADERBOARDS[0]
+    ranked, skipped, failed = select(scored, args.select, (primary[1], primary[2], primary[3]), on_board)
+    if on_board is not None:
+        present = {s.entry.export_key() for s in scored}
+        found.notes += ["on the leaderboard (results export) but not in the download: %s" % shown(key)
+                        for key in sorted(on_board - present)]
+    name_rows(ranked)
+
+    labels, titles = load_labels()
+    report = Report(signature, labels, titles, args.resamples,
+                    selection_note(args.select, found.platform, export is not None), settings,
+                    failed=[(s.entry.team, s.entry.submission, s.problems[0][0], s.problems[0][1]) for s in failed],
+                    skipped=[(s.entry.team, s.entry.submission, why) for s, why in skipped], notes=list(found.notes))
+    rows = [{"Team": s.entry.name, "System": description.get("system", "") or s.entry.submission,
+             "Description": description.get("description", ""), "External data": description.get("external data", "")}
+            for s in ranked if not s.entry.baseline
+            for description in [described.get(s.entry.export_key()) or described.get(s.entry.owner)] if description]
+    if rows:
+        report.descriptions = pd.DataFrame(rows, columns=["Team", "System", "Description", "External data"])
+
+    started = time.perf_counter()
+    out = args.out
     boards: List[Board] = []
     keys_of: Dict[str, List[str]] = {}
     for name, track, key, higher_is_better in LEADERBOARDS:
-        entered = [s for s in scored if key in s.scores.get(track, {})]
+        entered = [s for s in ranked if key in s.scores.get(track, {})]
         if not entered:
             continue
         board = build_board(name, track, key, higher_is_better, entered, args.resamples, args.seed,
@@ -113,49 +222,68 @@ def run(args) -> int:
         boards.append(board)
         keys = [k for k in BY_NAME[track].keys if any(k in s.scores[track] for s in entered)]
         keys_of[name] = keys
-        write_csv(os.path.join(args.out, name + ".csv"), board_frame(board, keys), signature)
+        write_csv(os.path.join(out, name + ".csv"), board_frame(board, keys), signature)
         names = [s.entry.name for s in board.rows]
         pvalues = pd.DataFrame([[number(v) for v in row] for row in board.pvalues], index=names, columns=names)
-        pvalues.index.name = "submission"
-        write_csv(os.path.join(args.out, "pvalues_%s.csv" % name), pvalues, signature, index=True)
+        write_csv(os.path.join(out, "pvalues_%s.csv" % name), pvalues, signature, index=True)
 
+    TIMINGS["statistics"] = time.perf_counter() - started
+    started = time.perf_counter()
     figures: Dict[str, str] = {}
     for board in boards:
-        figures[board.name] = ranking_figure(board, os.path.join(args.out, board.name), signature)
-    technique_frames = {}
+        figures[board.name] = ranking_figure(board, os.path.join(out, board.name), signature,
+                                             report.board_title(board), labels[board.key])
+    technique_tracks = []
     for track in TECHNIQUE_TRACKS:
-        frame = technique_frame(scored, track)
+        board = next((b for b in boards if b.track == track), None)
+        if board is None:
+            continue
+        frame = technique_frame(board.rows, track)  # in the track's ranking order
         if frame is None:
             continue
-        technique_frames[track] = frame
+        technique_tracks.append(track)
         text_frame = frame.copy()
-        for column in text_frame.columns[3:]:
+        for column in text_frame.columns[2:]:
             text_frame[column] = [number(v) for v in frame[column]]
-        write_csv(os.path.join(args.out, "techniques_%s.csv" % track), text_frame, signature)
-        figures["techniques_" + track] = heatmap_figure(frame, track, os.path.join(args.out, "techniques_" + track),
+        write_csv(os.path.join(out, "techniques_%s.csv" % track), text_frame, signature)
+        figures["techniques_" + track] = heatmap_figure(frame, titles[track], os.path.join(out, "techniques_" + track),
                                                         signature)
 
-    write_csv(os.path.join(args.out, "problems.csv"),
-              pd.DataFrame(problems + [("", "", "", note) for note in notes],
-                           columns=["submission", "team", "track", "problem"]), signature)
-    write_text(os.path.join(args.out, "results.md"), markdown(boards, problems, signature, keys_of))
-    write_text(os.path.join(args.out, "results.tex"), latex(boards, problems, signature, keys_of))
-    write_text(os.path.join(args.out, "index.html"),
-               index_html(boards, figures, technique_frames, problems, signature, notes))
+    TIMINGS["figures"] = time.perf_counter() - started
+    write_csv(os.path.join(out, "problems.csv"),
+              pd.DataFrame([(shown(t), shown(s), k, p) for t, s, k, p in report.failed]
+                           + [("", "", "", note) for note in report.notes],
+                           columns=["team", "submission", "track", "problem"]), signature)
+    write_csv(os.path.join(out, "not_ranked.csv"),
+              pd.DataFrame([(shown(t), shown(s), w) for t, s, w in report.skipped],
+                           columns=["team", "submission", "why"]), signature)
+    if report.descriptions is not None:
+        write_csv(os.path.join(out, "participants.csv"), report.descriptions.map(lambda v: shown(v, 10000)), signature)
+    write_text(os.path.join(out, "results.md"), markdown(boards, keys_of, report))
+    write_text(os.path.join(out, "results.tex"), latex(boards, keys_of, report))
+    write_text(os.path.join(out, "index.html"), index_html(boards, figures, technique_tracks, report))
     if not args.quiet:
-        print("scored %d submissions (%d not scored or partly refused); wrote %s"
-              % (len(scored), len({row[0] for row in problems}), os.path.join(args.out, "index.html")))
+        print("ranked %d of %d submissions (%d not ranked, %d not scored); wrote %s"
+              % (len(ranked), len(scored), len(skipped), len(failed), os.path.join(out, "index.html")))
     return 0
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description="The organisers' results: every submission re-scored, with "
-                                     "confidence intervals, rank ranges, significance groups and the "
-                                     "task paper's tables and figures.",
+    parser = argparse.ArgumentParser(description="The organisers' results: one row per team as the leaderboard "
+                                     "showed it, re-scored, with confidence intervals, rank ranges, significance "
+                                     "groups and the task paper's tables and figures.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("submissions", help="folder of submissions, or a platform's bulk download zip")
+    parser.add_argument("submissions", help="folder of submissions, or a platform's download zip")
     parser.add_argument("--ref", required=True, help="the phase's gold folder (as ref/ of the scoring program)")
     parser.add_argument("--out", required=True, help="where to write the tables and figures")
+    parser.add_argument("--settings", help="a phase settings file (JSON) applied over the phase's own")
+    parser.add_argument("--results", help="Codabench's results export (results.json, .csv or .zip): rank exactly "
+                        "the leaderboard's entries, and read their fact sheets")
+    parser.add_argument("--select", choices=SELECT_MODES, default="last",
+                        help="without --results: each participant's last submission that re-scores (default), "
+                        "their best by the primary column, or all")
+    parser.add_argument("--descriptions", help="system descriptions: a results export, or v1.5 method.txt files "
+                                               "(a download or a folder)")
     parser.add_argument("--teams", help="CSV: the platform's submissions export, or two columns (submission, team)")
     parser.add_argument("--baseline", action="append", default=[], type=parse_baseline, metavar="NAME=PATH",
                         help="a baseline submission shown (marked) in every table; repeatable")
@@ -172,6 +300,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return run(args)
     except ReferenceDataProblem as error:
         print("rank_submissions: %s" % error, file=sys.stderr)
+        return 2
+    except OSError as error:  # a file that vanished or a full disk: one line, never a traceback
+        print("rank_submissions: %s%s" % (error.strerror or error,
+                                          ": " + shown(error.filename) if error.filename else ""), file=sys.stderr)
         return 2
 
 

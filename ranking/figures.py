@@ -3,6 +3,8 @@ techniques heatmap per technique track; SVG and PDF without dates or random ids.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
@@ -30,16 +32,18 @@ def _matplotlib():
 def save_figure(figure, path_stem: str, signature: str) -> str:
     """Write ``path_stem``.svg and .pdf without dates or random ids, the signature in their
     metadata (SVG: dc:description; PDF: Subject); return the SVG text."""
-    figure.savefig(path_stem + ".svg", format="svg", bbox_inches="tight",
-                   metadata={"Date": None, "Creator": None, "Description": signature})
-    figure.savefig(path_stem + ".pdf", format="pdf", bbox_inches="tight",
-                   metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None,
-                             "Subject": signature})
+    with warnings.catch_warnings():  # a team name in a script DejaVu Sans lacks: boxes, not a warning each
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font")
+        figure.savefig(path_stem + ".svg", format="svg", bbox_inches="tight",
+                       metadata={"Date": None, "Creator": None, "Description": signature})
+        figure.savefig(path_stem + ".pdf", format="pdf", bbox_inches="tight",
+                       metadata={"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None,
+                                 "Subject": signature})
     with open(path_stem + ".svg", encoding="utf-8") as handle:
         return handle.read()
 
 
-def ranking_figure(board: Board, path_stem: str, signature: str) -> str:
+def ranking_figure(board: Board, path_stem: str, signature: str, title: str, label: str) -> str:
     plt = _matplotlib()
     count = len(board.rows)
     figure, axes = plt.subplots(figsize=(6.0, 0.9 + 0.22 * count))
@@ -56,8 +60,8 @@ def ranking_figure(board: Board, path_stem: str, signature: str) -> str:
     axes.set_yticks(y)
     axes.set_yticklabels([_plain("%d. %s" % (board.rank[i], team_label(s))) for i, s in enumerate(board.rows)])
     direction = "higher" if board.higher_is_better else "lower"
-    axes.set_xlabel("%s (%s is better), 95%% bootstrap CI" % (board.key, direction))
-    axes.set_title(board.name)
+    axes.set_xlabel(_plain("%s (%s is better), 95%% bootstrap CI" % (label, direction)))
+    axes.set_title(_plain(title))
     axes.grid(axis="x", color="#eaeef2")
     if any(s.entry.baseline for s in board.rows):
         axes.legend(loc="best", fontsize=7)
@@ -66,19 +70,23 @@ def ranking_figure(board: Board, path_stem: str, signature: str) -> str:
     return text
 
 
-def heatmap_figure(frame: pd.DataFrame, track: str, path_stem: str, signature: str) -> str:
+def heatmap_figure(frame: pd.DataFrame, title: str, path_stem: str, signature: str) -> str:
+    """Rows (in the order of the frame: the track's ranking) × techniques, each cell with its F1."""
     plt = _matplotlib()
-    values = frame.drop(columns=["submission", "team", "baseline"]).to_numpy(dtype=np.float64)
-    labels = list(frame.columns[3:])
-    rows = [(team if team == name else "%s (%s)" % (team, name)) + (" (baseline)" if baseline else "")
-            for name, team, baseline in zip(frame["submission"], frame["team"], frame["baseline"])]
-    figure, axes = plt.subplots(figsize=(1.5 + 0.32 * len(labels), 1.8 + 0.24 * len(rows)))
+    values = frame.drop(columns=["name", "baseline"]).to_numpy(dtype=np.float64)
+    labels = list(frame.columns[2:])
+    rows = [name + (" (baseline)" if baseline else "") for name, baseline in zip(frame["name"], frame["baseline"])]
+    figure, axes = plt.subplots(figsize=(2.0 + 0.42 * len(labels), 1.9 + 0.26 * len(rows)))
     image = axes.imshow(values, aspect="auto", cmap="viridis", vmin=0.0, vmax=max(1.0, float(np.nanmax(values))))
+    for (r, c), value in np.ndenumerate(values):
+        if not np.isnan(value):
+            axes.text(c, r, "%.2f" % value, ha="center", va="center", fontsize=5.5,
+                      color="black" if value > 0.6 else "white")
     axes.set_xticks(np.arange(len(labels)))
-    axes.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+    axes.set_xticklabels([_plain(label) for label in labels], rotation=60, ha="right", fontsize=7)
     axes.set_yticks(np.arange(len(rows)))
     axes.set_yticklabels([_plain(row) for row in rows], fontsize=7)
-    axes.set_title("%s: F1 per technique" % track)
+    axes.set_title(_plain("%s: F1 per technique (rows in ranking order)" % title))
     figure.colorbar(image, ax=axes, fraction=0.03)
     text = save_figure(figure, path_stem, signature)
     plt.close(figure)

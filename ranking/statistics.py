@@ -68,10 +68,21 @@ def resampled_score_matrix(entered: Sequence[Tuple[ItemStatistics, np.ndarray]],
     """(submissions × resamples) score ``key``: counts (resamples × items) @ each submission's
     statistics (items × columns), aggregated once for a chunk of submissions with the same columns
     (numpy's per-call overhead, not the arithmetic, dominates one submission at a time)."""
-    scores = np.empty((len(entered), counts.shape[0]), dtype=np.float64)
     entered = [pool_labels(statistics, matrix, key) for statistics, matrix in entered]
+    # Exact ties: submissions with equal per-item statistics are computed once and share the
+    # result. (Side by side in one product, two equal column blocks may be summed in different
+    # orders by BLAS and differ in the last bit; a resample would then rank them apart.)
+    first_of: Dict[tuple, int] = {}
+    same_as = []
+    for i, (statistics, matrix) in enumerate(entered):
+        identity = (tuple(statistics.columns), statistics.labels, statistics.keys, matrix.shape,
+                    np.ascontiguousarray(matrix).tobytes())
+        same_as.append(first_of.setdefault(identity, i))
+    distinct = sorted(first_of.values())
+    scores = np.empty((len(entered), counts.shape[0]), dtype=np.float64)
     groups: Dict[tuple, List[int]] = {}
-    for i, (statistics, _) in enumerate(entered):
+    for i in distinct:
+        statistics = entered[i][0]
         groups.setdefault((tuple(statistics.columns), statistics.labels, statistics.keys), []).append(i)
     for members in groups.values():
         for start in range(0, len(members), chunk):
@@ -82,6 +93,7 @@ def resampled_score_matrix(entered: Sequence[Tuple[ItemStatistics, np.ndarray]],
             values = aggregate(statistics, {c: np.ascontiguousarray(totals[:, :, j].T)
                                             for j, c in enumerate(statistics.columns)}, ArrayOps, key)[key]
             scores[part] = np.broadcast_to(values, (len(part), counts.shape[0]))
+    scores[:] = scores[same_as]
     return scores
 
 

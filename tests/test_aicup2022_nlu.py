@@ -243,6 +243,29 @@ def test_the_character_cap_applies_before_tokenizing_with_or_without_test_input(
     assert "q': the answer has 100001 characters; at most 100000 are accepted" in error.value.lines[0]
 
 
+@pytest.mark.parametrize("test_input", [False, True], ids=["without_test_input", "with_test_input"])
+def test_unscored_ids_are_not_held_to_the_token_bound_with_or_without_test_input(tmp_path, test_input):
+    """The word bound (a lower bound of the tokens) applies to the rows the gold scores, the only
+    ones tokenized: the sample dev gold, the baseline's whole q and r on the scored ids and 5,001
+    words on each unscored one scores as it did before the bound (0.641165, d201b48)."""
+    dev = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reference_data", "dev")
+    with open(os.path.join(dev, nlu.FILE_NAME), encoding="utf-8", newline="") as handle:
+        scored = {row[0] for row in csv.reader(handle) if row}
+    with open(os.path.join(dev, nlu.TEST_INPUT), encoding="utf-8", newline="") as handle:
+        inputs = [row for row in csv.reader(handle) if row][1:]
+    assert 0 < len(scored) < len(inputs)
+    rows = [(row[0], row[1] if row[0] in scored else "word " * 5001, row[2]) for row in inputs]
+    submission = tmp_path / nlu.FILE_NAME
+    with open(submission, "w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows([("id", "q", "r")] + rows)
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    for name in (nlu.FILE_NAME, nlu.TEST_INPUT) if test_input else (nlu.FILE_NAME,):
+        (ref / name).write_bytes(open(os.path.join(dev, name), "rb").read())
+    result = nlu.score(str(ref / nlu.FILE_NAME), str(submission), nlu.FILE_NAME, Options(), str(ref))
+    assert result.scores["nlu_score"] == 0.6411651772719884
+
+
 def reference_nlu_score(gold_path, submitted):
     """The task's rule written out the slow way: nltk.word_tokenize (3.7), 1-character punctuation
     dropped, the textbook LCS, the best of the accepted answers per id, Σ / 2N."""

@@ -137,7 +137,7 @@ def test_absita_tables_by_hand(tmp_path):
             for group, row in length.items()} == {"1": (3, 4, 2, 1), "2": (0, 0, 0, 0), "3+": (1, 1, 0, 1)}
     assert (length["1"]["ate_precision"], length["1"]["ate_recall"]) == (2.5 / 4, 2.5 / 3)
     assert (length["3+"]["ate_precision"], length["3+"]["ate_recall"], length["3+"]["ate_f1"]) == (0.5, 0.5, 0.5)
-    assert length["2"]["ate_f1"] == 0.0  # no term of 2 words on either side
+    assert length["2"]["ate_f1"] is None  # no term of 2 words on either side: no score
     # ABSA: (batteria, neg) exact; (durata, pos) partial with (durata della batteria, pos); (qualità
     # prezzo, neg) and (prezzo, pos): other polarities, no match; (schermo, neutral) exact;
     # (custodia, mixed) unmatched.

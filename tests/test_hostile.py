@@ -18,7 +18,7 @@ import pytest
 
 from conftest import PROGRAM, run_score
 
-from attacks import CANARY, GOLD, MEME_TEXT  # the small gold, shared with benchmarks/run.py
+from attacks import CANARY, GOLD  # the small gold, shared with benchmarks/run.py
 
 ST1, ST2, ST3 = "semeval2021_t6_st1.json", "semeval2021_t6_st2.json", "semeval2021_t6_st3.json"
 FLC, NLU, ABS = "nlp4if2019_flc.tsv", "aicup2022_nlu.csv", "evalita2020_absita.ndjson"

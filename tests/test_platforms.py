@@ -10,8 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from conftest import PROGRAM, ROOT, run_score
 from test_score_contract import PERFECT, REF, STDLIB_ONLY
 

@@ -1,11 +1,15 @@
 """rank_submissions.py end to end: a folder of generated submissions (baselines with several seeds,
-one duplicated under another name, one broken, the gold itself), the platforms' bulk layouts,
-byte-identical outputs, and index.html in headless Chromium."""
+one duplicated under another name, one broken, the gold itself); a Codabench bulk download with
+several submissions per participant (owners with ``_``), one failing as a whole and an identical
+pair from two teams, with and without the results export; a Codalab v1.5 leaderboard download;
+the phase's settings; byte-identical outputs; results.tex through pdflatex; index.html in
+headless Chromium."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import shutil
@@ -23,12 +27,13 @@ from browser import CHROMIUM_FLAGS, chromium_path as _chromium
 
 sys.path.insert(0, str(ROOT))
 import rank_submissions  # noqa: E402
-from ranking.downloads import Entry, describe_entry, discover, read_teams  # noqa: E402
+from ranking.downloads import Entry, describe_entry, discover, parse_method_txt, read_teams  # noqa: E402
 from ranking.scoring import score_entry  # noqa: E402
 from scorer.resampling import LEADERBOARDS  # noqa: E402
 
 DEV = ROOT / "reference_data" / "dev"
 RESAMPLES = 1000
+CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def zip_folder(folder: Path, target: Path) -> Path:
@@ -85,6 +90,7 @@ def outputs(setup):
                              + ["--jobs", "2"], capture_output=True, text=True, env=env, timeout=600)
     assert process.returncode == 0, process.stderr[-3000:]
     assert "scoring" in process.stderr  # the progress bar
+    assert "Phase settings: phase_settings/dev.json" in process.stderr
     assert rank_submissions.main(_argv(setup, base / "out2") + ["--quiet"]) == 0
     return base / "out1", base / "out2"
 
@@ -94,6 +100,10 @@ def read_table(path: Path):
     first, rest = text.split("\n", 1)
     assert first.startswith("# signature: rank_submissions:v")
     return list(csv.DictReader(io.StringIO(rest)))
+
+
+def board_rows(out: Path, board: str):
+    return {row["name"]: row for row in read_table(out / ("%s.csv" % board))}
 
 
 def test_every_output_is_byte_identical_across_two_runs(outputs):
@@ -109,7 +119,7 @@ def test_every_output_is_byte_identical_across_two_runs(outputs):
 def test_signature_in_every_output(outputs):
     out = outputs[0]
     signature = (out / "t6_st1.csv").read_text("utf-8").split("\n")[0][len("# signature: "):]
-    assert "resamples:%d|seed:0|test:paired-bootstrap" % RESAMPLES in signature
+    assert "select:last|settings:dev.json|resamples:%d|seed:0|test:paired-bootstrap" % RESAMPLES in signature
     for name in os.listdir(out):
         assert signature.encode("ascii") in (out / name).read_bytes(), name  # figures: in their metadata
     for name in os.listdir(out):
@@ -123,15 +133,16 @@ def test_signature_in_every_output(outputs):
 def test_scores_equal_what_score_py_writes(setup, outputs, tmp_path):
     _, submissions, folders, majority, _ = setup
     folders = dict(folders, the_same_as_1=folders["random_1"], majority=majority)
-    rows = {}
+    by_submission = {}
     for name in os.listdir(outputs[0]):
-        if name.endswith(".csv") and not name.startswith(("pvalues_", "techniques_", "problems")):
+        if name.endswith(".csv") and name[:-4] in {board for board, _, _, _ in LEADERBOARDS}:
             for row in read_table(outputs[0] / name):
-                rows.setdefault(row["submission"], {}).update(
+                by_submission.setdefault(row["submission"], {}).update(
                     {key: value for key, value in row.items() if value and key in ALL_KEYS})
-    assert set(rows) == {"random_1", "random_2", "random_3", "the_same_as_1", "gold", "majority"}
+    assert set(by_submission) == {"random_1", "random_2", "random_3", "the_same_as_1", "gold", "majority"}
     ref = {name: DEV / name for name in os.listdir(DEV)}
-    for submission, scores in rows.items():
+    ref["scoring_config.json"] = ROOT / "phase_settings" / "dev.json"  # as the build writes it
+    for submission, scores in by_submission.items():
         folder = folders[submission]
         run = run_score(tmp_path, ref, {name: folder / name for name in os.listdir(folder)})
         assert run.returncode == 0, run.stderr
@@ -169,49 +180,61 @@ def test_sa_rmse_lower_is_better(outputs):
     assert rows[0]["rank"] == "1" and float(rows[-1]["sa_rmse"]) == max(values)
 
 
-def test_the_duplicated_pair(outputs):
+def assert_identical_pair(out: Path, one: str, copy: str) -> None:
+    """Equal score, CI, rank, rank range and group, and p = 1, on every board."""
     for board, _, key, _ in LEADERBOARDS:
-        rows = {row["submission"]: row for row in read_table(outputs[0] / ("%s.csv" % board))}
-        one, copy = rows["random_1"], rows["the_same_as_1"]
+        rows = board_rows(out, board)
+        a, b = rows[one], rows[copy]
         for column in (key, key + "_ci_low", key + "_ci_high", "rank", "rank_low", "rank_high", "group"):
-            assert one[column] == copy[column], (board, column)
-        assert (one["team"], copy["team"]) == ("Team One", "Team Copy")  # from --teams
-        pvalues = {row["submission"]: row for row in read_table(outputs[0] / ("pvalues_%s.csv" % board))}
-        assert float(pvalues["random_1"]["the_same_as_1"]) == 1.0
-        assert float(pvalues["the_same_as_1"]["random_1"]) == 1.0
+            assert a[column] == b[column], (board, column)
+        pvalues = {row[""]: row for row in read_table(out / ("pvalues_%s.csv" % board))}
+        assert float(pvalues[one][copy]) == 1.0 and float(pvalues[copy][one]) == 1.0, board
+
+
+def test_the_duplicated_pair(outputs):
+    assert_identical_pair(outputs[0], "Team One", "Team Copy")  # their names from --teams
 
 
 def test_the_gold_is_significantly_better_than_random(outputs):
-    pvalues = {row["submission"]: row for row in read_table(outputs[0] / "pvalues_t6_st1.csv")}
-    rows = {row["submission"]: row for row in read_table(outputs[0] / "t6_st1.csv")}
+    pvalues = {row[""]: row for row in read_table(outputs[0] / "pvalues_t6_st1.csv")}
+    rows = board_rows(outputs[0], "t6_st1")
     assert rows["gold"]["rank"] == "1" and float(rows["gold"]["t6_st1_f1_micro"]) == 1.0
-    for name in ("random_1", "random_2", "random_3"):
+    for name in ("Team One", "random_2", "random_3"):
         assert float(pvalues["gold"][name]) < 0.01
         assert rows[name]["group"] != rows["gold"]["group"]
-    assert float(rows["random_1"]["p_vs_majority"]) == float(pvalues["random_1"]["majority"])
+    assert float(rows["Team One"]["p_vs_majority"]) == float(pvalues["Team One"]["majority"])
     assert rows["majority"]["baseline"] == "yes"
     # the gold entered t6_st1 and absita only: it is no row of the other tracks' tables
-    assert "gold" not in {row["submission"] for row in read_table(outputs[0] / "t6_st2.csv")}
+    assert "gold" not in board_rows(outputs[0], "t6_st2")
 
 
 def test_the_broken_submission_is_listed_with_its_problem(outputs):
     problems = read_table(outputs[0] / "problems.csv")
     assert [(row["submission"], row["track"]) for row in problems] == [("broken", "t6_st1")]
     assert "semeval2021_t6_st1.json" in problems[0]["problem"] and "JSON" in problems[0]["problem"]
-    for name in ("results.md", "index.html"):
+    for name in ("results.md", "index.html", "results.tex"):
         assert "broken" in (outputs[0] / name).read_text(encoding="utf-8")
-    assert "broken" not in {row["submission"] for row in read_table(outputs[0] / "t6_st1.csv")}
+    for board, _, _, _ in LEADERBOARDS:
+        assert "broken" not in board_rows(outputs[0], board)
 
 
 def test_paper_tables(outputs):
     tex = (outputs[0] / "results.tex").read_text(encoding="utf-8")
-    assert tex.count(r"\begin{table}") == len(LEADERBOARDS)
+    # one per board, absita's compact table, the "Not scored" appendix
+    assert tex.count(r"\begin{table*}") == len(LEADERBOARDS) + 2
     assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
-    assert r"\textit{majority (baseline)}" in tex and "Team\\_One" not in tex and "Team One" in tex
+    assert r"\textit{(baseline)}" in tex and "Team\\_One" not in tex and "Team One" in tex
+    assert "SemEval-2021 T6 subtask 1" in tex and "micro-F1" in tex and "t6\\_st1\\_f1" not in tex
+    compact = tex[tex.index(r"\label{tab:absita-all}"):]
+    assert r"\multicolumn{3}{c}{ATE}" in compact and r"\multicolumn{3}{c}{ABSA}" in compact
     techniques = read_table(outputs[0] / "techniques_t6_st1.csv")
     assert len(techniques) == 6 and "Smears" in techniques[0]
+    # the heatmap's rows are in the ranking's order
+    assert [row["name"] for row in techniques] == [row["name"] for row in read_table(outputs[0] / "t6_st1.csv")]
     md = (outputs[0] / "results.md").read_text(encoding="utf-8")
-    assert "## absita_sa: sa_rmse" in md
+    assert "## EVALITA 2020 ATE_ABSITA: SA RMSE (lower is better)" in md
+    for text in (md, (outputs[0] / "index.html").read_text(encoding="utf-8")):
+        assert "percentile bootstrap" in text and "Rank range" in text and "Group" in text
 
 
 def test_index_html_is_self_contained(outputs):
@@ -235,71 +258,260 @@ def test_index_html_renders_in_headless_chromium(outputs, tmp_path):
     assert console == [], console
 
 
-# --- the platforms' bulk downloads --------------------------------------------------------------------
+def test_index_html_reads_at_375_px(outputs, tmp_path):
+    """On a phone the page does not scroll sideways: wide tables scroll inside their own box."""
+    _chromium()
+    from browser import render
+
+    measured = render(outputs[0] / "index.html", 375, tmp_path / "page375.png", tmp_path / "profile")
+    assert measured["errors"] == []
+    assert measured["scroll_width"] <= measured["inner_width"] == 375, measured
+
+
+# --- results.tex through pdflatex -------------------------------------------------------------------
+
+def pdflatex_path() -> str:
+    found = shutil.which("pdflatex")
+    if not found:
+        message = "needs pdflatex (apt-get install texlive-latex-base texlive-latex-recommended)"
+        if CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+def compile_tables(results_tex: Path, tmp_path: Path) -> str:
+    """results.tex \\input in a two-column article loading booktabs and graphicx only; the log."""
+    folder = tmp_path / "paper"
+    folder.mkdir(exist_ok=True)
+    shutil.copy(results_tex, folder / "results.tex")
+    (folder / "paper.tex").write_text("\\documentclass[twocolumn]{article}\n\\usepackage{booktabs}\n"
+                                      "\\usepackage{graphicx}\n\\begin{document}\nText.\n\\input{results.tex}\n"
+                                      "\\end{document}\n", encoding="utf-8")
+    process = subprocess.run([pdflatex_path(), "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape",
+                              "paper.tex"], cwd=str(folder), capture_output=True, timeout=300)
+    log = (folder / "paper.log").read_text(encoding="latin-1")
+    assert process.returncode == 0, log[-3000:]
+    assert (folder / "paper.pdf").stat().st_size > 1000
+    return log
+
+
+def overfull_points(log: str):
+    return [float(m) for m in re.findall(r"Overfull \\hbox \(([0-9.]+)pt too wide\)", log)]
+
+
+def test_results_tex_compiles_in_a_two_column_article(outputs, tmp_path):
+    log = compile_tables(outputs[0] / "results.tex", tmp_path)
+    assert all(points <= 5 for points in overfull_points(log)), overfull_points(log)
+
+
+# --- the platforms' downloads -----------------------------------------------------------------------
 
 def test_codabench_entry_names():
     # <id>_<owner>_PhaseId<phase>_<%Y-%m-%d:%M-%S>_<file>, ':' '/' '\' replaced by '_'
-    assert describe_entry("482_alice_PhaseId77_2026-11-20_14-05_predictions.zip") == \
-        ("alice-482", "alice", "482")
-    assert describe_entry("483_bob_the_builder_PhaseId77_2026-11-20_00-59_sub_v2.zip") == \
-        ("bob_the_builder-483", "bob_the_builder", "483")
-    assert describe_entry("alice - 3 submission.zip") == ("alice - 3", "alice", "")
-    assert describe_entry("Team Deep Memes  - 12 submission.zip") == ("Deep Memes - 12", "Deep Memes", "")
-    assert describe_entry("my_run.zip") == ("my_run", "my_run", "")
+    entry = describe_entry("482_alice_PhaseId77_2026-11-20_14-05_predictions.zip")
+    assert (entry.submission, entry.owner, entry.platform_id, entry.order) == ("482", "alice", "482", 482)
+    entry = describe_entry("483_bob_the_builder_PhaseId77_2026-11-20_00-59_sub_PhaseId77_2026-11-20_00-59_x.zip")
+    assert (entry.owner, entry.platform_id) == ("bob_the_builder", "483")
+    entry = describe_entry("alice - 3 submission.zip")
+    assert (entry.submission, entry.owner, entry.order) == ("3", "alice", 3)
+    entry = describe_entry("Team Deep - Memes  - 12 submission.zip")
+    assert (entry.submission, entry.team, entry.order) == ("12", "Deep - Memes", 12)
+    entry = describe_entry("my_run.zip")
+    assert (entry.submission, entry.team, entry.owner, entry.order) == ("my_run", "my_run", "", None)
 
 
-def test_codabench_download_selected_zip(setup, tmp_path):
-    submissions = setup[1]
-    bulk = tmp_path / "bulk_submissions.zip"
+def codabench_member(identifier: int, owner: str, file: str = "predictions.zip") -> str:
+    return "%d_%s_PhaseId77_2026-11-20_%02d-%02d_%s" % (identifier, owner, identifier % 60, identifier % 17, file)
+
+
+@pytest.fixture(scope="module")
+def codabench_bulk(setup):
+    """alice_x: 480 (random_1), 482 (random_2), 490 (fails as a whole); bob_the_builder: 483
+    (random_3); carol: 485, identical to alice_x's 482; dave: 486, fails as a whole."""
+    base, submissions = setup[0], setup[1]
+    bulk = base / "bulk_submissions.zip"
     with zipfile.ZipFile(bulk, "w") as archive:
-        archive.write(submissions / "random_1.zip", "482_alice_PhaseId77_2026-11-20_14-05_predictions.zip")
-        archive.write(submissions / "random_2.zip", "483_bob_PhaseId77_2026-11-20_14-06_predictions.zip")
-        archive.write(submissions / "broken.zip", "484_carol_x_PhaseId77_2026-11-21_09-30_run.zip")
+        archive.write(submissions / "random_1.zip", codabench_member(480, "alice_x"))
+        archive.write(submissions / "random_2.zip", codabench_member(482, "alice_x"))
+        archive.write(submissions / "broken.zip", codabench_member(490, "alice_x", "late.zip"))
+        archive.write(submissions / "random_3.zip", codabench_member(483, "bob_the_builder"))
+        archive.write(submissions / "random_2.zip", codabench_member(485, "carol"))
+        archive.write(submissions / "broken.zip", codabench_member(486, "dave"))
         archive.writestr("failed.txt", "The following submissions failed to download:\n\n"
-                                       "485_dave_PhaseId77_2026-11-21:10-00_p.zip (HTTP 404)")
-    entries, notes = discover(str(bulk))
-    assert [(e.name, e.team, e.platform_id) for e in entries] == [
-        ("alice-482", "alice", "482"), ("bob-483", "bob", "483"), ("carol_x-484", "carol_x", "484")]
-    assert notes == ["not downloaded from the platform: 485_dave_PhaseId77_2026-11-21:10-00_p.zip (HTTP 404)"]
-    export = tmp_path / "submissions.csv"  # Codabench's "Download as CSV" of the submissions manager
-    export.write_text("Submission ID,File Name,Owner,Created When,Status,Phase\n"
-                      "482,predictions.zip,alice,2026-11-20T14:05:00Z,Finished,Test\n", encoding="utf-8")
-    assert read_teams(str(export)) == {"482": "alice"}
+                                       "489_erin_PhaseId77_2026-11-21:10-00_p.zip (HTTP 404)")
+    return bulk
+
+
+def test_codabench_bulk_download_one_row_per_team(setup, codabench_bulk, tmp_path):
+    found = discover(str(codabench_bulk))
+    assert found.platform == "codabench"
+    assert [(e.submission, e.owner) for e in found.entries] == [
+        ("480", "alice_x"), ("482", "alice_x"), ("483", "bob_the_builder"), ("485", "carol"), ("486", "dave"),
+        ("490", "alice_x")]
+    assert found.notes == ["not downloaded from the platform: 489_erin_PhaseId77_2026-11-21:10-00_p.zip (HTTP 404)"]
     out = tmp_path / "out"
-    assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "50",
-                                  "--baseline", "majority=%s" % setup[3], "--baseline-test", "ar", "--quiet"]) == 0
-    rows = read_table(out / "t6_st2.csv")
-    assert "test:paired-bootstrap+ar-vs-baselines" in (out / "t6_st2.csv").read_text("utf-8").split("\n")[0]
-    assert all(0 < float(row["p_vs_majority"]) <= 1 for row in rows)
-    assert [float(row["p_vs_majority"]) for row in rows if row["submission"] == "majority"] == [1.0]
-    assert sorted(row["submission"] for row in read_table(out / "absita.csv")) == ["alice-482", "bob-483", "majority"]
+    assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples",
+                                  str(RESAMPLES), "--quiet"]) == 0
+    for board, _, _, _ in LEADERBOARDS:
+        rows = read_table(out / ("%s.csv" % board))
+        # one row per participant: alice_x's last submission that re-scores (482: 490 fails)
+        assert sorted((row["team"], row["submission"]) for row in rows) == [
+            ("alice_x", "482"), ("bob_the_builder", "483"), ("carol", "485")], board
+    assert_identical_pair(out, "alice_x", "carol")
     problems = read_table(out / "problems.csv")
-    assert ("carol_x-484", "t6_st1") in {(row["submission"], row["track"]) for row in problems}
-    assert any("485_dave" in row["problem"] for row in problems)
+    assert [(row["team"], row["submission"]) for row in problems if row["team"]] == [("dave", "486"), ("alice_x", "490")]
+    assert any("489_erin" in row["problem"] for row in problems)
+    skipped = read_table(out / "not_ranked.csv")
+    assert [(row["team"], row["submission"]) for row in skipped] == [("alice_x", "480")]
+    text = (out / "index.html").read_text(encoding="utf-8")
+    assert "cannot show which submissions failed on the platform" in text
+
+
+def test_codabench_results_export_takes_exactly_the_boards_entries(setup, codabench_bulk, tmp_path):
+    """The board showed alice_x's 480 (482 timed out on the platform, say): the export says so."""
+    export = {"Results - Test(77)": {
+        "alice_x-480": {"fact_sheet_answers": {"system_name": "Big model", "description": "A fine-tuned encoder.",
+                                               "external_data": "none"}, "Test(9)-ST1 micro-F1": 0.1},
+        # the bundle's default fact sheet: its team name names the row
+        "bob_the_builder-483": {"fact_sheet_answers": {"team_name": "The Builders", "system_name": "B",
+                                                       "description": "", "external_data": True,
+                                                       "paper_planned": False}},
+        "carol-485": {"fact_sheet_answers": {"method_name": "=cmd|' /C calc'!A0", "description": "Same."}},
+        "zed-499": {}}}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "200",
+                                  "--results", str(path), "--quiet"]) == 0
+    rows = read_table(out / "t6_st1.csv")
+    assert sorted((row["team"], row["submission"], row["system"]) for row in rows) == [
+        ("The Builders", "483", "B"), ("alice_x", "480", "Big model"), ("carol", "485", "'=cmd|' /C calc'!A0")]
+    skipped = read_table(out / "not_ranked.csv")
+    assert sorted(row["submission"] for row in skipped) == ["482"]
+    problems = read_table(out / "problems.csv")
+    assert any("zed-499" in row["problem"] for row in problems)
+    participants = read_table(out / "participants.csv")
+    assert sorted((row["Team"], row["Description"], row["External data"]) for row in participants)[:2] == [
+        ("The Builders", "", "yes"), ("alice_x", "A fine-tuned encoder.", "none")]
+    assert "signature: rank_submissions:v2|select:results-export" in (out / "t6_st1.csv").read_text("utf-8")
+    # the CSV export writes the answers as a Python dict's text; here the board holds the
+    # identical pair (alice_x's 482, carol's 485)
+    csv_path = tmp_path / "results.csv"
+    csv_path.write_text("Username,fact_sheet_answers,Test(9)-ST1 micro-F1\n"
+                        "alice_x-482,\"{'method_name': 'Big model', 'description': 'x'}\",0.1\n"
+                        "carol-485,,0.1\n", encoding="utf-8")
+    out = tmp_path / "out_csv"
+    assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "200",
+                                  "--results", str(csv_path), "--quiet"]) == 0
+    assert sorted((row["team"], row["system"]) for row in read_table(out / "flc.csv")) == [
+        ("alice_x", "Big model"), ("carol", "")]
+    assert_identical_pair(out, "alice_x", "carol")
+    tex = (out / "results.tex").read_text(encoding="utf-8")
+    assert "Participants" in tex and "Big model" in tex
+
+
+def test_select_best_and_all(setup, codabench_bulk, tmp_path):
+    out = tmp_path / "all"
+    assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--select", "all", "--quiet"]) == 0
+    rows = read_table(out / "t6_st1.csv")
+    assert sorted(row["name"] for row in rows) == ["alice_x [480]", "alice_x [482]", "bob_the_builder", "carol"]
+    out = tmp_path / "best"
+    assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--select", "best", "--quiet"]) == 0
+    alice = {row["submission"]: float(row["t6_st1_f1_micro"]) for row in rows if row["team"] == "alice_x"}
+    best = max(alice, key=lambda s: (alice[s], int(s)))
+    assert [row["submission"] for row in read_table(out / "t6_st1.csv") if row["team"] == "alice_x"] == [best]
 
 
 def test_codalab_leaderboard_download_layout(setup, tmp_path):
+    """As v1.5's download_leaderboard_results writes it: one entry per participant."""
     submissions = setup[1]
-    bulk = tmp_path / "Competition-12-results.zip"
+    bulk = tmp_path / "Competition-ab12cd-12.zip"
     with zipfile.ZipFile(bulk, "w") as archive:
         archive.writestr("team_names_and_members.txt", "Team: Deep Memes; members: a, b\n")
         archive.write(submissions / "random_1.zip", "alice - 1 submission.zip")
         archive.writestr("alice - 1 output.zip", b"PK\x05\x06" + b"\0" * 18)
-        archive.writestr("alice - 1 profile.txt", "Organization: x")
-        archive.writestr("alice - 1 method.txt", "method_name: y")
+        archive.writestr("alice - 1 profile.txt", "Organization: x\nTeam Name: None")
+        archive.writestr("alice - 1 method.txt", "method_name: Rules\nmethod_description: Hand-written rules,\n"
+                                                 "over two lines.\nproject_url: None\npublication_url: None\n"
+                                                 "bibtex: None\nteam_name: None\norganization_or_affiliation: x")
         archive.write(submissions / "random_2.zip", "Team Deep Memes  - 4 submission.zip")
+        archive.writestr("Team Deep Memes  - 4 output.zip", b"PK\x05\x06" + b"\0" * 18)
+        archive.writestr("Team Deep Memes  - 4 profile.txt", "Organization: y")
+        archive.writestr("Team Deep Memes  - 4 method.txt", "method_name: Transformer\nmethod_description: BERT")
         archive.writestr("detailed_results.html", "<html></html>")
-    entries, notes = discover(str(bulk))
-    assert [(e.name, e.team) for e in entries] == [("Deep Memes - 4", "Deep Memes"), ("alice - 1", "alice")]
-    assert notes == []
+    found = discover(str(bulk))
+    assert found.platform == "codalab-v1.5"
+    assert [(e.submission, e.team) for e in found.entries] == [("1", "alice"), ("4", "Deep Memes")]
+    assert found.descriptions["alice"]["method_description"] == "Hand-written rules,\nover two lines."
+    assert found.descriptions["alice"]["project_url"] == ""
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "50",
+                                  "--quiet"]) == 0
+    assert sorted((r["team"], r["system"]) for r in read_table(out / "t6_st2.csv")) == [
+        ("Deep Memes", "Transformer"), ("alice", "Rules")]
+    participants = read_table(out / "participants.csv")
+    assert sorted(row["Description"] for row in participants) == ["BERT", "Hand-written rules, over two lines."]
+    assert "one per participant" in (out / "results.md").read_text(encoding="utf-8")
 
+
+def test_method_txt_parsing():
+    assert parse_method_txt("method_name: A: b\nmethod_description: x\ny: z\nbibtex: None") == {
+        "method_name": "A: b", "method_description": "x\ny: z", "bibtex": ""}
+
+
+# --- the phase's own settings -----------------------------------------------------------------------
+
+def test_phase_settings_are_applied_as_on_the_platform(setup, tmp_path, monkeypatch):
+    """phase_settings/dev.json with overlapping_predictions: merge and --ref reference_data/dev:
+    the merge applies (signature and scores equal score.py on the built Development reference
+    data, which holds that file as scoring_config.json)."""
+    import ranking.settings
+
+    settings = tmp_path / "phase_settings"
+    settings.mkdir()
+    (settings / "dev.json").write_text(json.dumps({"overlapping_predictions": "merge", "detailed_results": "full"}),
+                                       encoding="utf-8")
+    monkeypatch.setattr(ranking.settings, "PHASE_SETTINGS_DIR", str(settings))
+    memes = json.loads((DEV / "semeval2021_t6_st2.json").read_text(encoding="utf-8"))
+    for meme in memes:  # every span twice, the copy shifted by one character: overlaps
+        meme["labels"] = meme["labels"] + [dict(label, start=label["start"] + 1) for label in meme["labels"]
+                                           if label["end"] - label["start"] > 2]
+    submission = tmp_path / "overlapping"
+    submission.mkdir()
+    (submission / "semeval2021_t6_st2.json").write_text(json.dumps(memes), encoding="utf-8")
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(submission), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--quiet"]) == 0
+    row = read_table(out / "t6_st2.csv")[0]
+    signature = (out / "t6_st2.csv").read_text("utf-8").split("\n")[0]
+    built = {name: DEV / name for name in os.listdir(DEV)}
+    built["scoring_config.json"] = settings / "dev.json"
+    run = run_score(tmp_path, built, {"semeval2021_t6_st2.json": submission / "semeval2021_t6_st2.json"})
+    assert run.returncode == 0, run.stderr
+    assert "t6_st2|overlap:merge" in signature and run.signatures["t6_st2"] in signature.split("; ")
+    for key in ("t6_st2_f1", "t6_st2_precision", "t6_st2_recall"):
+        assert float(row[key]) == run.scores_json[key]
+    # --settings overrides it: back to the program's "error", the file refused, no board
+    override = tmp_path / "error.json"
+    override.write_text('{"overlapping_predictions": "error"}', encoding="utf-8")
+    out = tmp_path / "out2"
+    assert rank_submissions.main([str(submission), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--settings", str(override), "--quiet"]) == 0
+    assert not (out / "t6_st2.csv").exists()
+    assert [row["track"] for row in read_table(out / "problems.csv")] == ["t6_st2"]
+
+
+# --- the rest ----------------------------------------------------------------------------------------
 
 def test_score_locally_prints_the_same_intervals(setup, outputs, capsys):
     """The participants' standard-library intervals come from the same resamples as the tables."""
     import score_locally
 
     submissions = setup[1]
-    code = score_locally.main([str(submissions / "random_1.zip"), "--ref", str(DEV), "--out",
+    code = score_locally.main([str(submissions / "random_2.zip"), "--ref", str(DEV), "--out",
                                str(setup[0] / "score_locally_out")])
     printed = capsys.readouterr().out
     assert code == 0
@@ -307,7 +519,7 @@ def test_score_locally_prints_the_same_intervals(setup, outputs, capsys):
         r"^(\w+): ([0-9.]+), 95% confidence interval \[([0-9.]+), ([0-9.]+)\] \(1000 resamples", printed, re.M))
     assert set(found) == {key for _, _, key, _ in LEADERBOARDS}
     for board, _, key, _ in LEADERBOARDS:
-        row = next(r for r in read_table(outputs[0] / ("%s.csv" % board)) if r["submission"] == "random_1")
+        row = board_rows(outputs[0], board)["random_2"]
         assert found[key] == tuple("%.6f" % float(row[column]) for column in (key, key + "_ci_low", key + "_ci_high"))
 
 
@@ -318,7 +530,7 @@ def test_broken_gold_is_one_clear_line(setup, tmp_path, capsys):
     code = rank_submissions.main([str(setup[1] / "random_1.zip"), "--ref", str(ref), "--out", str(tmp_path / "o"),
                                   "--quiet"])
     err = capsys.readouterr().err
-    assert code == 2 and err.startswith("rank_submissions: reference data: ") and "Traceback" not in err
+    assert code == 2 and "rank_submissions: reference data: " in err and "Traceback" not in err
 
 
 def test_a_fault_of_the_scoring_program_is_that_files_problem(setup, monkeypatch):
@@ -332,3 +544,10 @@ def test_a_fault_of_the_scoring_program_is_that_files_problem(setup, monkeypatch
     assert ("absita", "evalita2020_absita.ndjson: internal error of the scoring program (ZeroDivisionError: "
                       "division by zero)") in scored.problems
     assert "t6_st1" in scored.scores and "absita" not in scored.scores
+
+
+def test_read_teams_codabench_export(tmp_path):
+    export = tmp_path / "submissions.csv"  # Codabench's "Download as CSV" of the submissions manager
+    export.write_text("Submission ID,File Name,Owner,Created When,Status,Phase\n"
+                      "482,predictions.zip,alice,2026-11-20T14:05:00Z,Finished,Test\n", encoding="utf-8")
+    assert read_teams(str(export)) == ({"482": "alice"}, [])

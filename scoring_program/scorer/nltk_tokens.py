@@ -22,7 +22,7 @@ import re
 import string
 import sys
 import types
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional
 
 from .problems import ProgramError
 

@@ -148,11 +148,11 @@ def group_tables(result: TrackResult) -> List[Tuple[str, str, List[str], List[st
         rows: List[GroupRow] = []
         for group in groups:
             suffix = "|%s:%s" % (dimension, group)
-            restricted = dict(totals)
-            restricted.update({name[:-len(suffix)]: value for name, value in totals.items() if name.endswith(suffix)})
-            try:
-                scores = aggregate(statistics, restricted)
-            except ZeroDivisionError:  # (a group without items: its mean is undefined)
+            own = {name[:-len(suffix)]: value for name, value in totals.items() if name.endswith(suffix)}
+            restricted = dict(totals, **own)
+            try:  # a group without any statistic: no score (—), not the aggregate's 0 for 0/0
+                scores = aggregate(statistics, restricted) if any(own.values()) else {}
+            except ZeroDivisionError:
                 scores = {}
             rows.append((group, [restricted[column] for _, column in counts], [scores.get(key) for key in keys]))
         tables.append((title, dimension, [label for label, _ in counts], list(keys), rows, note))

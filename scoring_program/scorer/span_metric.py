@@ -362,8 +362,11 @@ def technique_totals(by_technique: Mapping[str, SpanCounts]) -> Dict[str, Any]:
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, Any]:
-    """``<track>_f1``, ``_precision``, ``_recall``: ``_prf`` on the sums over the techniques of
-    ``statistics.labels``, added in that order (as ``SpanStatistics.totals`` pools them)."""
+    """``<track>_f1``, ``_precision``, ``_recall`` on the sums over the techniques of
+    ``statistics.labels``, added in that order (as ``SpanStatistics.totals`` pools them):
+    precision = Σ precision sums / predicted spans, recall = Σ recall sums / gold spans (0 without
+    spans), F1 their harmonic mean when both are positive, else 1 when neither side has a span
+    and 0 otherwise."""
     precision_sum = recall_sum = predicted = gold = 0.0
     for label in statistics.labels:
         precision_sum = precision_sum + totals["precision_sum|" + label]

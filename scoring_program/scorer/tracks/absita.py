@@ -604,7 +604,7 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
             scores.update({task + "_f1": ops.divide(2 * precision * recall, precision + recall, 0.0),
                            task + "_precision": precision, task + "_recall": recall})
     if "sa_rmse" in statistics.keys:
-        scores["sa_rmse"] = ops.sqrt(totals["squared_error"] / totals["reviews"])
+        scores["sa_rmse"] = ops.sqrt(ops.divide(totals["squared_error"], totals["reviews"], 0.0))
     return scores
 
 

