@@ -65,7 +65,7 @@ PAGES = os.path.join(ROOT, "pages")
 PHASE_SETTINGS = os.path.join(ROOT, "phase_settings")
 PROGRAM = os.path.join(ROOT, "scoring_program")
 KIT = os.path.join(ROOT, "starting_kit")
-KIT_FILES = ("README.md", "baselines.py", "score_locally.py", "check_format.py")
+KIT_FILES = ("README.md", "README.ipynb", "baselines.py", "score_locally.py", "check_format.py")
 UPLOAD = "competition_bundle.zip"
 KIT_ZIP = "starting_kit.zip"
 

@@ -60,6 +60,21 @@ def _items_dir(argv):
     return None
 
 
+def _unwritable(folder):
+    """Why ``folder`` cannot receive the per-item files ('' when it can; made when missing)."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        return "exists and is not a folder"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        probe = os.path.join(folder, ".score-py-write-test")
+        with open(probe, "w"):
+            pass
+        os.remove(probe)
+    except OSError as error:
+        return "cannot be written (%s)" % (error.strerror or error)
+    return ""
+
+
 def _keep_traceback(items_dir):
     if items_dir is None:
         return
@@ -79,6 +94,11 @@ def run(argv, items_dir=None):
     if len(argv) not in (3, 5) or (len(argv) == 5 and argv[3] != "--items"):
         print(USAGE, file=sys.stderr)
         return 2
+    if items_dir is not None:
+        problem = _unwritable(items_dir)
+        if problem:
+            print("--items %s %s; choose another folder" % (items_dir, problem), file=sys.stderr)
+            return 2
     from scorer.in_process import phase_tracks, scored_files
     from scorer.submission import locate_submission
     input_dir, output_dir = argv[1], argv[2]
@@ -161,7 +181,18 @@ class Outcome:
         write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks), signatures)
         shown = capped(self.problems, more=self.hidden, stopped=self.stopped)
         not_entered = [name for name in self.phase_tracks if name not in self.submitted]
-        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures)
+        intervals = None
+        resamples = self.options.interval_resamples if self.options is not None else 0
+        if self.detail == "full" and self.results and resamples:  # the ranking scores' 95% intervals
+            from scorer.resampling import MAX_INTERVAL_WORK, ranking_intervals
+            intervals = {result.track: ranking_intervals(result, resamples, max_work=MAX_INTERVAL_WORK)
+                         for result in self.results}
+        tables = None
+        if self.detail == "full" and self.results:  # the tracks' tables by group (aggregates)
+            from scorer.resampling import group_tables
+            tables = {result.track: group_tables(result) for result in self.results}
+        write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures, intervals, resamples,
+                   tables)
         if self.items_dir is not None:
             write_items(self.items_dir, self.results, list(self.problems) + list(self.private_lines))
             from scorer.error_analysis import write_error_analysis  # (local runs only)

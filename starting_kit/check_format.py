@@ -6,7 +6,9 @@
 It builds a stand-in "gold" from the phase's public inputs (the right ids, texts and article
 lengths, no answers) and runs the scoring program on it, so every check the platform makes (file
 names, ids, technique names, offsets, overlaps, CSV/JSON syntax) is made here
-too. The scores it computes mean nothing and are not shown.
+too. The scores it computes mean nothing and are not shown; everything else the scoring program
+says is (files it ignores, its warnings, the tracks the submission does not enter). It finds the
+submitted files with the scoring program's own code (``scorer/submission.py``), as score.py does.
 """
 
 from __future__ import annotations
@@ -46,39 +48,32 @@ def main(argv=None) -> int:
             print("check_format: the public data in %s cannot be read (%s)" % (args.public, error), file=sys.stderr)
             return 2
         try:
-            metadata = metadata_file(args.submission)
-            if metadata:
-                print("%s: a file named metadata makes Codabench take the submission for code (a program "
-                      "to run) instead of results; remove it from the zip" % metadata, file=sys.stderr)
-                print(verdict(1, ""), file=sys.stderr)
-                return 1
-            code, stderr = score_submission(gold, args.submission, os.path.join(work, "output"), quiet=True)
+            run = score_submission(gold, args.submission, os.path.join(work, "output"), quiet=True,
+                                   check_staged=lambda res_dir: metadata_problem(args.submission, res_dir))
         except (KitError, OSError) as error:
             print("check_format: %s" % error, file=sys.stderr)
             return 2
-    if code == 0:
-        print("format OK (checked against %s; files of this phase: %s)" % (args.public, ", ".join(tracks)))
-    print(verdict(code, stderr), file=sys.stdout if code == 0 else sys.stderr)
-    return code
+    if run.code == 0:
+        print("format OK%s (checked against %s; files of this phase: %s)"
+              % (" for the files it scored" if run.located is not None and run.located.ignored else "",
+                 args.public, ", ".join(tracks)))
+    print(verdict(run.code, run.stderr, run.located), file=sys.stdout if run.code == 0 else sys.stderr)
+    return run.code
 
 
-def metadata_file(submission: str) -> str:
-    """The path of a file named ``metadata`` at the top of the submission (or of its one wrapping
-    folder), or ''."""
-    import zipfile
-    if os.path.isdir(submission):
-        names = os.listdir(submission)
-        if len(names) == 1 and os.path.isdir(os.path.join(submission, names[0])):
-            return metadata_file(os.path.join(submission, names[0]))
-        return os.path.join(submission, "metadata") if "metadata" in names else ""
-    try:
-        with zipfile.ZipFile(submission) as archive:
-            names = [name.rstrip("/") for name in archive.namelist()]
-    except (zipfile.BadZipFile, OSError, ValueError):
-        return ""  # (score_submission names the problem)
-    tops = {name.split("/")[0] for name in names if not name.startswith("__MACOSX")}
-    prefix = (tops.pop() + "/") if len(tops) == 1 and any("/" in name for name in names) else ""
-    return "%s:%smetadata" % (submission, prefix) if prefix + "metadata" in names else ""
+def metadata_problem(submission: str, res_dir: str) -> str:
+    """A file named ``metadata`` at the top of the submission, or of the folder the scoring program
+    reads the files from (its one wrapping folder): Codabench would take the submission for code.
+    The problem line, or ''."""
+    from scorer.submission import submission_folder  # (program_tracks put the program on sys.path)
+    folder = submission_folder(res_dir)[0]
+    for base in (res_dir, folder):
+        if os.path.isfile(os.path.join(base, "metadata")):
+            inside = os.path.relpath(os.path.join(base, "metadata"), res_dir).replace(os.sep, "/")
+            where = os.path.join(submission, inside) if os.path.isdir(submission) else "%s:%s" % (submission, inside)
+            return ("%s: a file named metadata makes Codabench take the submission for code (a program to run) "
+                    "instead of results; remove it from the zip" % where)
+    return ""
 
 
 if __name__ == "__main__":

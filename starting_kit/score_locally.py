@@ -23,7 +23,7 @@ import sys
 import tempfile
 import zipfile
 import zlib
-from typing import Dict, List, Tuple
+from typing import Dict, List
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_UNPACKED_BYTES = 6 * 200 * 1024 ** 2  # a zip that unpacks to more is refused (zip bomb): 6 tracks
@@ -218,35 +218,109 @@ def default_reference(phase: str) -> str:
 def run_scoring(reference_dir: str, submission: str, out_dir: str, quiet: bool = False,
                 items_dir: str = "", resamples: int = 0) -> int:
     """Score ``submission`` and print what score.py prints; the exit status of score.py."""
-    return score_submission(reference_dir, submission, out_dir, quiet, items_dir, resamples)[0]
+    return score_submission(reference_dir, submission, out_dir, quiet, items_dir, resamples).code
+
+
+class Run:
+    """One run of score.py on a submission: its exit status, stdout and stderr, and the submitted
+    files as the scoring program found them (``located``: its ``Submission``, or None when it
+    found none)."""
+
+    __slots__ = ("code", "stdout", "stderr", "located")
+
+    def __init__(self, code: int, stdout: str, stderr: str, located=None) -> None:
+        self.code, self.stdout, self.stderr, self.located = code, stdout, stderr, located
 
 
 def score_submission(reference_dir: str, submission: str, out_dir: str, quiet: bool = False,
-                     items_dir: str = "", resamples: int = 0, phase: str = "") -> Tuple[int, str]:
-    """(exit status, stderr) of score.py on ``submission``; its stdout and stderr are printed.
+                     items_dir: str = "", resamples: int = 0, phase: str = "", check_staged=None) -> Run:
+    """score.py on ``submission``; its stdout (all of it, or with ``quiet`` only its messages:
+    ignored files, warnings, tracks not entered) and stderr are printed.
 
     A ``reference_dir`` without the competition's gold names may be a task's released folder
     (``released_reference``). The participant holds this gold, so problems with it are shown
-    in full here (the platform shows only where they are).
+    in full here (the platform shows only where they are). ``check_staged(res_dir)``: a problem
+    line that stops the run before scoring, or ''.
     """
     program = find_program()
     with tempfile.TemporaryDirectory(prefix="score-locally-") as work:
         input_dir = os.path.join(work, "input")
-        stage_submission(submission, os.path.join(input_dir, "res"))
-        released = released_reference(reference_dir, os.path.join(input_dir, "res"), phase, work)
-        shutil.copytree(released or reference_dir, os.path.join(input_dir, "ref"))
+        res_dir, ref_dir = os.path.join(input_dir, "res"), os.path.join(input_dir, "ref")
+        stage_submission(submission, res_dir)
+        problem = check_staged(res_dir) if check_staged else ""
+        if problem:
+            print(problem, file=sys.stderr)
+            return Run(1, "", problem + "\n")
+        released = released_reference(reference_dir, res_dir, phase, work)
+        copy_reference(released or reference_dir, ref_dir)
+        located = locate(res_dir, ref_dir)
         prepare_out(out_dir)
         details = items_dir or os.path.join(work, "items")
         process = subprocess.run([sys.executable, program, input_dir, out_dir, "--items", details],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-        if not quiet:
-            sys.stdout.write(process.stdout)
+        sys.stdout.write(process.stdout if not quiet else "".join(line + "\n" for line in messages(process.stdout)))
         if process.returncode == 0 and resamples > 0 and not quiet:
-            print_confidence_intervals(os.path.join(input_dir, "ref"), os.path.join(input_dir, "res"), resamples)
+            print_confidence_intervals(ref_dir, res_dir, resamples)
         sys.stderr.write(process.stderr)
         if "reference data" in process.stderr:
             show_reference_problems(os.path.join(details, "problems.txt"), reference_dir)
-    return process.returncode, process.stderr
+    return Run(process.returncode, process.stdout, process.stderr, located)
+
+
+def locate(res_dir: str, ref_dir: str = ""):
+    """The submitted files as score.py finds them (the scoring program's one packaging rule:
+    ``scorer/submission.py``) for the tracks with gold in ``ref_dir`` (every track without one),
+    or None when it finds none (score.py then says why)."""
+    program_tracks()  # (the program's folder on sys.path)
+    from scorer.problems import SubmissionError
+    from scorer.registry import TRACKS
+    from scorer.submission import locate_submission
+    tracks = [track for track in TRACKS if not ref_dir or track.find_gold(ref_dir)]
+    try:
+        return locate_submission(res_dir, tracks or TRACKS)
+    except SubmissionError:
+        return None
+
+
+def messages(stdout: str) -> List[str]:
+    """score.py's stdout without its scores and progress lines: what it says about the files
+    (ignored entries, a wrapping folder), its warnings, and the tracks not entered."""
+    program_tracks()
+    from scorer.registry import ALL_KEYS
+    keys = set(ALL_KEYS)
+    return [line for line in stdout.splitlines()
+            if line.strip() and not line.startswith("scoring ") and line.split(":", 1)[0] not in keys]
+
+
+def copy_reference(source: str, target: str) -> None:
+    """Copy the gold folder given with --ref (folders and regular files, links followed); a named
+    pipe, device or socket in it is a KitError naming it (one line, nothing read from it)."""
+    if os.path.isfile(source):
+        shutil.copyfile(source, target)
+        return
+    os.makedirs(target, exist_ok=True)
+    try:
+        names = sorted(os.listdir(source))
+    except OSError as error:
+        raise KitError("--ref: %s cannot be read (%s)" % (shown(source), error.strerror or error)) from None
+    for name in names:
+        path, copy = os.path.join(source, name), os.path.join(target, name)
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as error:
+            raise KitError("--ref: %s cannot be read (%s)" % (shown(path), error.strerror or error)) from None
+        if stat.S_ISDIR(mode):
+            copy_reference(path, copy)
+        elif stat.S_ISREG(mode):
+            try:
+                shutil.copyfile(path, copy)
+            except OSError as error:
+                raise KitError("--ref: %s cannot be read (%s)" % (shown(path), error.strerror or error)) from None
+        else:
+            kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) \
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+            raise KitError("--ref: %s is %s; the gold folder must hold regular files and folders only"
+                           % (shown(path), kind))
 
 
 def show_reference_problems(problems_path: str, reference_dir: str) -> None:
@@ -287,7 +361,8 @@ def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) 
     (scored alone against each); several matches ask for --phase.
     """
     tracks = program_tracks()
-    submitted = set(os.listdir(res_dir))
+    located = locate(res_dir)
+    submitted = located.files if located is not None else {}  # file name -> path, as score.py finds them
     found: Dict[str, str] = {}  # released name -> path (the first found, breadth first)
     for folder, folders, files in os.walk(reference_dir):
         folders.sort()
@@ -310,7 +385,7 @@ def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) 
             continue
         if len(candidates) > 1:
             matching = [(split, path) for split, path in candidates
-                        if _scores_alone(track, path, os.path.join(res_dir, track.filename), work)]
+                        if _scores_alone(track, path, submitted[track.filename], work)]
             if len(matching) > 1:
                 raise KitError("%s: its ids match several splits of %s (%s); choose one with --phase"
                                % (track.filename, reference_dir, ", ".join(split for split, _ in matching)))
@@ -320,8 +395,10 @@ def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) 
                                                        ", ".join(split for split, _ in candidates)))
             candidates = matching
         split, path = candidates[0]
-        _copy_gold(path, os.path.join(target, track.gold_names[0]))
+        copy_reference(path, os.path.join(target, track.gold_names[0]))
         chosen.append("%s: the %s split (%s)" % (track.filename, split, os.path.relpath(path, reference_dir)))
+    if not chosen and located is None:
+        return ""  # no file of the competition in the submission: score.py says so
     if not chosen:
         looked_for = sorted({name for track in tracks for name in track.gold_names})
         released = sorted({name for track in tracks for name in track.released_gold.values()})
@@ -333,19 +410,12 @@ def released_reference(reference_dir: str, res_dir: str, phase: str, work: str) 
     return target
 
 
-def _copy_gold(source: str, target: str) -> None:
-    if os.path.isdir(source):
-        shutil.copytree(source, target)
-    else:
-        shutil.copyfile(source, target)
-
-
 def _scores_alone(track, gold_path: str, submitted: str, work: str) -> bool:
     """Whether ``submitted`` scores against ``gold_path`` alone (its ids are that split's)."""
     trial = tempfile.mkdtemp(prefix="trial-", dir=work)
     for folder in ("ref", "res"):
         os.makedirs(os.path.join(trial, "input", folder))
-    _copy_gold(gold_path, os.path.join(trial, "input", "ref", track.gold_names[0]))
+    copy_reference(gold_path, os.path.join(trial, "input", "ref", track.gold_names[0]))
     shutil.copyfile(submitted, os.path.join(trial, "input", "res", track.filename))
     process = subprocess.run([sys.executable, find_program(), os.path.join(trial, "input"),
                               os.path.join(trial, "output")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -353,20 +423,20 @@ def _scores_alone(track, gold_path: str, submitted: str, work: str) -> bool:
 
 
 def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int, seed: int = 0) -> None:
-    """The 95% bootstrap interval of each primary score, from the same resamples of the items as the
-    organisers' results (``scorer/resampling.py``): how much the score owes to the test set's draw."""
+    """The 95% bootstrap interval of each ranking score, from the same resamples of the items as the
+    organisers' results and the detailed results page (``scorer/resampling.py``, ``ranking_intervals``):
+    how much the score owes to the test set's draw."""
     program_dir = os.path.dirname(find_program())
     sys.path.insert(0, program_dir)
     from scorer.in_process import score_in_process
-    from scorer.resampling import LEADERBOARDS, confidence_interval, item_statistics, resample_indices
+    from scorer.resampling import item_statistics, ranking_intervals
 
     results = score_in_process(reference_dir, res_dir, program_dir)[0]
-    for _, track, key, _ in LEADERBOARDS:
-        if track in results and key in results[track].scores:
-            statistics = item_statistics(results[track])
-            low, high = confidence_interval(statistics, key, resample_indices(len(statistics.items), resamples, seed))
+    for result in results.values():
+        items = len(item_statistics(result).items)
+        for key, (low, high) in ranking_intervals(result, resamples, seed).items():
             print("%s: %.6f, 95%% confidence interval [%.6f, %.6f] (%d resamples of the %d items, seed %d)"
-                  % (key, results[track].scores[key], low, high, resamples, len(statistics.items), seed))
+                  % (key, result.scores[key], low, high, resamples, items, seed))
 
 
 def main(argv=None) -> int:
@@ -386,9 +456,12 @@ def main(argv=None) -> int:
     try:
         reference = os.path.abspath(args.ref) if args.ref else default_reference(args.phase or "dev")
         out_dir = os.path.abspath(args.out)
-        code, stderr = score_submission(reference, args.submission, out_dir,
-                                        items_dir=os.path.abspath(args.items) if args.items else "",
-                                        resamples=args.resamples, phase=args.phase)
+        items_dir = os.path.abspath(args.items) if args.items else ""
+        if items_dir:
+            check_items_dir(args.items, items_dir)
+        run = score_submission(reference, args.submission, out_dir, items_dir=items_dir,
+                               resamples=args.resamples, phase=args.phase)
+        code = run.code
     except KitError as error:
         print("score_locally: %s" % error, file=sys.stderr)
         return 2
@@ -399,13 +472,33 @@ def main(argv=None) -> int:
         print("detailed results: %s" % os.path.join(out_dir, "detailed_results.html"))
         if args.items:
             print("error analysis: %s" % os.path.join(os.path.abspath(args.items), "error_analysis.html"))
-    print(verdict(code, stderr), file=sys.stdout if code == 0 else sys.stderr)
+    print(verdict(code, run.stderr, run.located), file=sys.stdout if code == 0 else sys.stderr)
     return code
 
 
-def verdict(code: int, stderr: str) -> str:
-    """One line: whether the platform would accept the submission as a whole, and why."""
+def check_items_dir(given: str, items_dir: str) -> None:
+    """--items must be a folder this run can write (made here when missing): a KitError otherwise,
+    before anything is scored."""
+    if os.path.lexists(items_dir) and not os.path.isdir(items_dir):
+        raise KitError("--items %s exists and is not a folder; choose a folder (it receives the per-item "
+                       "files and error_analysis.html)" % given)
+    try:
+        os.makedirs(items_dir, exist_ok=True)
+        with tempfile.TemporaryFile(dir=items_dir):
+            pass
+    except OSError as error:
+        raise KitError("--items %s cannot be written (%s); choose another folder"
+                       % (given, error.strerror or error)) from None
+
+
+def verdict(code: int, stderr: str, located=None) -> str:
+    """One line: whether the platform would accept the submission as a whole, and why; with the
+    files the scoring program found (``located``), which of them it did not score."""
     if code == 0:
+        ignored = located.ignored if located is not None else []
+        if ignored:
+            return ("platform: this submission would be accepted; scored: %s; NOT scored: %s (see the lines "
+                    "above)" % (", ".join(sorted(located.files)), ", ".join(ignored)))
         return "platform: this submission would be accepted; every file in it was scored"
     lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("... and ")]
     if lines and all(line.startswith("reference data") for line in lines):

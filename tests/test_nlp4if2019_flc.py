@@ -90,6 +90,28 @@ def test_official_sample(tmp_path):
     assert loaded.recall == pytest.approx((40 / 52 + 1) / 2)
 
 
+def test_trailing_tabs_and_spaces_are_stripped_as_the_official_reader_strips_them(tmp_path):
+    # The official scorer right-strips each line before splitting it on TAB: a line ending with
+    # TABs (a spreadsheet's empty columns) has 4 columns and is scored. The official sample's
+    # numbers, with every line ending in TAB, TAB TAB, spaces or TAB CR LF.
+    sample = shared_path(*FLC, "official_sample")
+    gold = tmp_path / "ref" / flc.GOLD_FOLDER
+    gold.mkdir(parents=True)
+    shutil.copy(sample / "article736757214.task-FLC.labels", gold)
+    lines = (sample / "submission-task-FLC.tsv").read_text(encoding="utf-8").splitlines()
+    endings = ("\t\n", "\t\t\n", "  \n", "\t\r\n")
+    submission = tmp_path / flc.FILE_NAME
+    submission.write_bytes("".join(line + endings[i % 4] for i, line in enumerate(lines)).encode("utf-8"))
+    result = flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
+    assert ["%.6f" % result.scores[k] for k in ("flc_f1", "flc_precision", "flc_recall")] == \
+        ["0.976378", "1.000000", "0.953846"]
+    assert result.warnings == []
+    # a fifth column with a value is still a fifth column (the official p16 case)
+    submission.write_text(lines[0] + "\t0.9\n", encoding="utf-8")
+    with pytest.raises(SubmissionError, match="found 5"):
+        flc.score(str(gold), str(submission), flc.FILE_NAME, Options(), str(tmp_path / "ref"))
+
+
 def test_training_gold_against_itself(tmp_path):
     folder = shared_path(*FLC, "train-labels-FLC")
     submission = tmp_path / flc.FILE_NAME

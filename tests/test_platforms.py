@@ -100,7 +100,7 @@ def test_a_scores_only_phase_shows_the_leaderboard_scores_only(tmp_path):
     assert full.all_scores == scores_only.all_scores
     full_page = (full.output / "detailed_results.html").read_text(encoding="utf-8")
     page = (scores_only.output / "detailed_results.html").read_text(encoding="utf-8")
-    assert '<th class="label">technique</th>' in full_page and "<th>detail</th>" in full_page
+    assert '<th class="label sticky">technique</th>' in full_page and "<th>detail</th>" in full_page
     assert "technique</th>" not in page and "<th>detail</th>" not in page
     assert "leaderboard scores only" in page
     for key in scores_only.scores:

@@ -39,6 +39,13 @@ RELEASED_GOLD : dict of split -> name, default empty
 TEST_INPUT : str or None, default None
     A file the track may also read in ``ref/`` beside its gold (nlu: the released test input,
     with the ids the gold leaves unscored).
+GROUP_TABLES : tuple of tables, default empty
+    The detailed results' tables by group (Development page): each (title, dimension, groups,
+    (label, column) counts shown, score keys, note). The statistics hold each group's copy of the
+    item's columns, ``<column>|<dimension>:<group>``; per group, ``resampling.group_tables`` puts
+    those totals in place of the item's and runs ``aggregate`` (absita: ABSA per polarity).
+ITEM_ERROR : str, default ''
+    What ``item_error`` measures, in words, for the error analysis page.
 BENCHMARK : dict, default empty
     How ``benchmarks/run.py`` measures the track: ``"scales"`` (default 1, 10, 100), ``"oracle"``
     (the naive oracle it is timed against: ``"spans"`` or ``"lcs"``), ``"time_target"`` (time /
@@ -74,6 +81,10 @@ write_benchmark_input(input_dir, scale, rng) -> None, required
     A gold in ``ref/`` and a submission in ``res/`` at ``scale`` times the real data's size.
 reference_data_problem(folder) -> str, default: never a problem
     What the build says a phase's reference data lacks ('' when nothing), e.g. nlu's test input.
+item_error(totals) -> float or None, default: none
+    The local error analysis's error of one item from the totals of its one row (worst first),
+    for a track that is neither a span track nor a multilabel track (those are ordered by their
+    unmatched span mass, or false positives + false negatives).
 is_public_input(folder) -> bool, default: never
     Whether ``folder`` holds this track's public inputs rather than gold (``score_locally.py``
     tells a participant who passed the public data as gold).
@@ -100,6 +111,10 @@ def _never_a_problem(folder: str) -> str:
 
 def _never_public_input(folder: str) -> bool:
     return False
+
+
+def _no_item_error(totals: Dict[str, Any]) -> None:
+    return None
 
 
 def _no_extras(gold_dir: str) -> Dict[str, bytes]:
@@ -133,6 +148,8 @@ DECLARATIONS: Tuple[Declaration, ...] = (
     Declaration("SETTINGS", "settings", (tuple, list), (), tuple),
     Declaration("RELEASED_GOLD", "released_gold", (dict,), {}, dict),
     Declaration("TEST_INPUT", "test_input", (str, type(None)), None),
+    Declaration("GROUP_TABLES", "group_tables", (tuple, list), (), tuple),
+    Declaration("ITEM_ERROR", "item_error_measure", (str,), ""),
     Declaration("BENCHMARK", "benchmark", (dict,), {}, dict),
     Declaration("score", "score", FUNCTION),
     Declaration("aggregate", "aggregate", FUNCTION),
@@ -143,6 +160,7 @@ DECLARATIONS: Tuple[Declaration, ...] = (
     Declaration("write_sample_gold", "write_sample_gold", FUNCTION),
     Declaration("write_benchmark_input", "write_benchmark_input", FUNCTION),
     Declaration("reference_data_problem", "reference_data_problem", FUNCTION, _never_a_problem),
+    Declaration("item_error", "item_error", FUNCTION, _no_item_error),
     Declaration("is_public_input", "is_public_input", FUNCTION, _never_public_input),
     Declaration("reference_data_extras", "reference_data_extras", FUNCTION, _no_extras),
 )
@@ -169,6 +187,8 @@ class Track:
     settings: Tuple[str, ...]
     released_gold: Dict[str, str]
     test_input: Optional[str]
+    group_tables: Tuple[tuple, ...]
+    item_error_measure: str
     benchmark: Dict[str, Any]
     score: Callable
     aggregate: Callable
@@ -179,6 +199,7 @@ class Track:
     write_sample_gold: Callable
     write_benchmark_input: Callable
     reference_data_problem: Callable[[str], str]
+    item_error: Callable[[Dict[str, Any]], Optional[float]]
     is_public_input: Callable[[str], bool]
     reference_data_extras: Callable[[str], Dict[str, bytes]]
 

@@ -2,9 +2,11 @@
 
 Only for a local run with the participant's own gold (``score_locally.py --items DIR``): it shows
 gold text and labels, which the platforms' outputs never hold. Per track, the items with the
-largest error by the track's per-item statistics (``result.statistics``, the numbers
-behind the scores), each with its text and the gold and predicted spans highlighted (span tracks)
-or its gold and predicted labels (multilabel tracks).
+largest error by the track's per-item statistics (``result.statistics``, the numbers behind the
+scores), each with its text and the gold and predicted spans highlighted (span tracks), its gold
+and predicted labels (multilabel tracks), or the texts, facts and table its track module's view
+gives (``ItemView.marked``: nlu's explanation tokens aligned by the LCS, absita's review with its
+aspect terms), ordered by the module's ``item_error``.
 
 Bounded whatever the submission: ``MAX_ITEMS`` items a track, ``MAX_TEXT`` characters of text and
 ``MAX_SPANS`` spans a side per item, item ids clipped.
@@ -16,6 +18,7 @@ import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .problems import clip
+from .registry import BY_NAME
 from .report import _STYLE, _escape
 from .resampling import item_statistics
 from .result import ItemView, TrackResult
@@ -29,13 +32,18 @@ MAX_SPANS = 300
 def item_errors(result: TrackResult) -> List[Tuple[str, float]]:
     """(item, error) for every item, from the per-item statistics: a span track's unmatched
     mass, Σ (predicted − precision sum) + (gold − recall sum) over techniques; a multilabel
-    track's false positives + false negatives."""
+    track's false positives + false negatives; any other track's ``item_error`` of the item's
+    statistics."""
     statistics = item_statistics(result)
+    track = BY_NAME[result.track]
     if _is_span_track(statistics.columns):
         signs = [{"precision_sum": -1, "recall_sum": -1, "predicted": 1, "gold": 1}[column.split("|")[0]]
                  for column in statistics.columns]
-    else:
+    elif _is_multilabel_track(statistics.columns) or not track.item_error_measure:
         signs = [0 if column.startswith("tp|") else 1 for column in statistics.columns]
+    else:  # the track's own error (it declares item_error and ITEM_ERROR)
+        return [(item, track.item_error(dict(zip(statistics.columns, row))))
+                for item, row in zip(statistics.items, statistics.rows)]
     return [(item, sum(sign * value for sign, value in zip(signs, row)))
             for item, row in zip(statistics.items, statistics.rows)]
 
@@ -43,6 +51,10 @@ def item_errors(result: TrackResult) -> List[Tuple[str, float]]:
 def _is_span_track(columns: Sequence[str]) -> bool:
     """Span statistics (span_metric.py) have precision sums; multilabel ones count tp, fp, fn."""
     return any(column.startswith("precision_sum|") for column in columns)
+
+
+def _is_multilabel_track(columns: Sequence[str]) -> bool:
+    return any(column.startswith("tp|") for column in columns)
 
 
 def worst_items(result: TrackResult, count: int = MAX_ITEMS) -> List[Tuple[str, float]]:
@@ -93,8 +105,9 @@ def highlight(text: str, gold: Sequence[Tuple[str, int, int]], predicted: Sequen
 
 _EXTRA_STYLE = """
 mark{padding:0;border-radius:2px}mark.g{background:#ffd8b5}mark.p{background:#c8e1ff}
-mark.b{background:#aceebb}mark.x{background:#ffb3c0}.text-box{white-space:pre-wrap;border:1px solid #d0d7de;
+mark.b{background:#aceebb}mark.x{background:#ffb3c0}mark.h{background:#fff3a3}.text-box{white-space:pre-wrap;border:1px solid #d0d7de;
 padding:.5em;max-height:30em;overflow:auto}.legend mark{padding:0 .3em}
+.marked .side{font-size:.85em;color:#57606a}th.text{text-align:left}.facts{margin:.2em 0}
 """
 
 
@@ -108,11 +121,12 @@ def render_error_analysis(results: Sequence[TrackResult]) -> str:
              'behind the scores.</p>' % MAX_ITEMS,
              '<p class="legend">Highlights: <mark class="g">gold only</mark> <mark class="p">predicted only</mark> '
              '<mark class="b">both, same technique</mark> <mark class="x">both, other techniques</mark>; hover a '
-             'highlight for its techniques.</p>']
+             'highlight for its techniques. nlu and absita: <mark class="b">in both</mark> <mark class="g">gold '
+             'only (missed)</mark> <mark class="p">predicted only (false)</mark> <mark class="h">partial '
+             'match</mark>.</p>']
     shown = [result for result in results if result.item_view is not None]
     if not shown:
-        parts.append('<p class="note">No track of this run has an item view (the span and multilabel tracks '
-                     'have one).</p>')
+        parts.append('<p class="note">No track of this run has an item view.</p>')
     for result in shown:
         parts.extend(_track_section(result))
     parts.append("</body></html>")
@@ -121,9 +135,15 @@ def render_error_analysis(results: Sequence[TrackResult]) -> str:
 
 def _track_section(result: TrackResult) -> List[str]:
     e = _escape
-    spans = _is_span_track(item_statistics(result).columns)
-    measure = ("unmatched span mass: Σ over techniques of (predicted − precision sum) + (gold − recall sum)"
-               if spans else "false positives + false negatives")
+    columns = item_statistics(result).columns
+    spans = _is_span_track(columns)
+    track = BY_NAME[result.track]
+    if spans:
+        measure = "unmatched span mass: Σ over techniques of (predicted − precision sum) + (gold − recall sum)"
+    elif _is_multilabel_track(columns) or not track.item_error_measure:
+        measure = "false positives + false negatives"
+    else:
+        measure = track.item_error_measure
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title)),
              '<p class="note">Error of an item: %s.</p>' % e(measure)]
     worst = worst_items(result)
@@ -132,10 +152,39 @@ def _track_section(result: TrackResult) -> List[str]:
     for item, error in worst:
         view: ItemView = result.item_view(item)
         parts.append('<h3>%s %s: error %s</h3>' % ("item", e(clip(item)), ("%.4f" % error).rstrip("0").rstrip(".")))
-        if spans:
+        if view.marked is not None:
+            parts.extend(_marked_item(view))
+        elif spans:
             parts.extend(_span_item(view))
         else:
             parts.extend(_label_item(view))
+    return parts
+
+
+def _marked_item(view: ItemView) -> List[str]:
+    """A track's own view: facts, marked texts (each piece titled), a table."""
+    e = _escape
+    parts = []
+    if view.facts:
+        parts.append('<p class="facts">%s</p>' % "; ".join("%s: %s" % (e(name), e(value)) for name, value in view.facts))
+    for label, pieces in view.marked or ():
+        shown, length = [], 0
+        for kind, text, title in pieces:
+            if length >= MAX_TEXT:
+                shown.append(' <span class="note">(cut at %d characters)</span>' % MAX_TEXT)
+                break
+            length += len(text)
+            shown.append('<mark class="%s" title="%s">%s</mark>' % (kind, e(title), e(text)) if kind else e(text))
+        parts.append('<div class="marked"><span class="side">%s</span><div class="text-box">%s</div></div>'
+                     % (e(label), "".join(shown)))
+    if view.table is not None:
+        header, rows = view.table
+        parts.append('<div class="scroll"><table><tr>%s</tr>' % "".join('<th class="text">%s</th>' % e(h) for h in header))
+        for row in rows[:MAX_SPANS]:
+            parts.append("<tr>%s</tr>" % "".join('<td class="text">%s</td>' % e(cell) for cell in row))
+        parts.append("</table></div>")
+        if len(rows) > MAX_SPANS:
+            parts.append('<p class="note">%d more rows are not shown.</p>' % (len(rows) - MAX_SPANS))
     return parts
 
 

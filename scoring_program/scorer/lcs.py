@@ -12,7 +12,7 @@ dynamic program in the tests is the oracle.
 
 from __future__ import annotations
 
-from typing import Dict, Hashable, Sequence, Tuple
+from typing import Dict, Hashable, List, Sequence, Tuple
 
 Masks = Tuple[Dict[Hashable, int], int]  # (token -> bit mask, length)
 
@@ -46,3 +46,32 @@ def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     4
     """
     return lcs_with_masks(token_masks(a), b)
+
+
+def lcs_alignment(a: Sequence[Hashable], b: Sequence[Hashable]) -> Tuple[List[bool], List[bool]]:
+    """Which tokens of ``a`` and of ``b`` one longest common subsequence uses (the plain dynamic
+    program, O(|a|·|b|): for the local error analysis's few items only). Deterministic: a pair
+    of equal tokens is matched as soon as a longest subsequence allows it.
+
+    >>> lcs_alignment("a b c d".split(), "a x c".split())
+    ([True, False, True, False], [True, False, True])
+    """
+    n, m = len(a), len(b)
+    # suffix[i][j]: the LCS length of a[i:] and b[j:]
+    suffix = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = suffix[i], suffix[i + 1]
+        for j in range(m - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if a[i] == b[j] else max(below[j], row[j + 1])
+    in_a, in_b = [False] * n, [False] * m
+    i = j = 0
+    while i < n and j < m:
+        if a[i] == b[j] and suffix[i][j] == suffix[i + 1][j + 1] + 1:
+            in_a[i] = in_b[j] = True
+            i += 1
+            j += 1
+        elif suffix[i + 1][j] >= suffix[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return in_a, in_b

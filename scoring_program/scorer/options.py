@@ -42,17 +42,22 @@ class Options:
     # or the leaderboard "scores" only. Set per phase (the build writes it into the phase's
     # reference data): full in Development, scores only in Test by default.
     detailed_results: str
+    # With "full": each ranking score's 95% bootstrap interval from this many resamples of the
+    # items (seed 0, as score_locally.py draws them); 0: none. They cost pure-Python time (about
+    # 0.1-1.5 s per track at the tasks' real sizes), so only a phase that asks pays it: 1000 in
+    # Development by default (phase_settings/dev.json).
+    interval_resamples: int
 
     _fields = ("overlapping_predictions", "per_technique_recall", "flc_ignore_techniques", "max_file_bytes",
-               "nlu_max_answer_tokens", "max_spans_per_document", "detailed_results")
+               "nlu_max_answer_tokens", "max_spans_per_document", "detailed_results", "interval_resamples")
     __slots__ = _fields
 
     def __init__(self, overlapping_predictions: str = "error", per_technique_recall: str = "correct",
                  flc_ignore_techniques: bool = False, max_file_bytes: int = 200 * 1024 * 1024,
                  nlu_max_answer_tokens: int = 5000, max_spans_per_document: int = 10000,
-                 detailed_results: str = "full") -> None:
+                 detailed_results: str = "full", interval_resamples: int = 0) -> None:
         values = (overlapping_predictions, per_technique_recall, flc_ignore_techniques, max_file_bytes,
-                  nlu_max_answer_tokens, max_spans_per_document, detailed_results)
+                  nlu_max_answer_tokens, max_spans_per_document, detailed_results, interval_resamples)
         for name, value in zip(self._fields, values):
             object.__setattr__(self, name, value)
 
@@ -91,6 +96,10 @@ def _check(options: Options, source: str) -> Options:
         value = getattr(options, name)
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ReferenceDataError(["%s: %s must be a positive integer" % (source, name)])
+    value = options.interval_resamples
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100000:
+        raise ReferenceDataError(["%s: interval_resamples must be an integer from 0 (no intervals) to 100000"
+                                  % source])
     return options
 
 

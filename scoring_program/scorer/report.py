@@ -24,7 +24,8 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
 from .result import TechniqueRow, TrackResult
@@ -118,7 +119,14 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1em
 overflow-wrap:anywhere}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
 h3{font-size:1em;margin:1.2em 0 .3em}
-.scroll{overflow-x:auto;max-width:100%}
+.scroll{overflow-x:auto;max-width:100%;background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/2em 100% no-repeat local,
+linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/2em 100% no-repeat local,
+radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.25),rgba(0,0,0,0)) left/.9em 100% no-repeat scroll,
+radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.25),rgba(0,0,0,0)) right/.9em 100% no-repeat scroll}
+td.sticky,th.sticky{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #d0d7de}th.sticky{background:#f6f8fa}
+.scroll-hint{display:none}
+@media (max-width:600px){body{margin:.5em}table{font-size:.85em}th,td{padding:.2em .35em}td.label,th.label{min-width:6.5em}
+td.sticky{max-width:10em;overflow-wrap:anywhere}.scroll-hint{display:block}}
 table{border-collapse:collapse;margin:.4em 0}th,td{padding:.25em .6em;text-align:right;border-bottom:1px solid #eaeef2;
 white-space:nowrap}th:first-child,td:first-child{text-align:left}th{background:#f6f8fa;vertical-align:bottom;white-space:normal;overflow-wrap:normal}
 td.text{text-align:left;white-space:normal}
@@ -194,9 +202,15 @@ def support_order(table: Sequence[TechniqueRow]) -> List[Tuple[int, TechniqueRow
 
 
 def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_entered: Sequence[str] = (),
-                detail: str = "full", signatures: Optional[Dict[str, str]] = None) -> str:
+                detail: str = "full", signatures: Optional[Dict[str, str]] = None,
+                intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None,
+                interval_resamples: int = 1000, tables: Optional[Dict[str, list]] = None) -> str:
     """The participant's page; ``detail`` "scores" shows the leaderboard scores only;
-    ``signatures``: track -> the signature of its scores, shown under its scores.
+    ``signatures``: track -> the signature of its scores, shown under its scores; ``intervals``
+    (``detail`` "full"): track -> key -> the 95% bootstrap interval of each ranking score
+    (``resampling.ranking_intervals`` from ``interval_resamples``; None: not computed, the phase
+    is too large); ``tables`` (``detail`` "full"): track -> its tables by group
+    (``resampling.group_tables``).
 
     Every number is a score of ``scores.json`` or an aggregate the track computed from its
     per-item statistics (``result.details``, ``result.table``, ``result.confusions``): the page
@@ -216,7 +230,9 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
     if detail == "scores" and results:
         parts.append('<p class="note">This phase shows the leaderboard scores only.</p>')
     for result in results:
-        parts.extend(_track_html(result, detail, (signatures or {}).get(result.track)))
+        parts.extend(_track_html(result, detail, (signatures or {}).get(result.track),
+                                 (intervals or {}).get(result.track, False), interval_resamples,
+                                 (tables or {}).get(result.track, ())))
     parts.extend(_not_entered_html(not_entered))
     if detail == "full" and any(result.table for result in results):
         parts.append("<script>%s</script>" % _SCRIPT)
@@ -224,7 +240,8 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
     return "\n".join(parts) + "\n"
 
 
-def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None) -> List[str]:
+def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None,
+                intervals: Any = False, interval_resamples: int = 1000, tables: Sequence = ()) -> List[str]:
     e = _escape
     track = BY_NAME[result.track]
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
@@ -255,6 +272,8 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
         parts.append('<p class="note signature">Signature: <code>%s</code></p>' % e(signature))
     if detail == "scores":
         return parts
+    if intervals is not False:
+        parts.extend(_intervals_html(result, intervals, interval_resamples))
     if result.details:
         parts.append('<div class="scroll"><table><tr><th>detail</th><th>value</th></tr>')
         for label, value in result.details.items():
@@ -267,6 +286,54 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
         parts.extend(_chart(result))
     if result.confusions is not None:
         parts.extend(_confusions_html(result))
+    for table in tables:
+        parts.extend(_group_table_html(result, *table))
+    return parts
+
+
+def _group_table_html(result: TrackResult, title: str, dimension: str, count_labels: Sequence[str],
+                      keys: Sequence[str], rows: Sequence[tuple], note: str) -> List[str]:
+    """One of the track's tables by group: per group its counts and scores (computed by the track's
+    aggregate over the group's statistics; '—' where a score is undefined: no item in the group)."""
+    e = _escape
+    anchor = "%s-%s" % (result.track, re.sub(r"[^a-z0-9]+", "-", dimension.lower()))
+    parts = ["<h3>%s</h3>" % e(title),
+             '<div class="scroll"><table class="groups" id="%s"><thead><tr><th class="label sticky">%s</th>%s%s'
+             '</tr></thead><tbody>' % (e(anchor), e(dimension), "".join("<th>%s</th>" % e(label) for label in count_labels),
+                                       "".join('<th class="key">%s</th>' % e(key) for key in keys))]
+    for group, counts, scores in rows:
+        cells = ['<td data-v="%r">%s</td>' % (value, _number(value) if not isinstance(value, float) or
+                                               value != int(value) else str(int(value))) for value in counts]
+        cells += ['<td>—</td>' if value is None else '<td data-v="%r">%s</td>' % (value, "%.4f" % value)
+                  for value in scores]
+        parts.append('<tr><td class="label sticky">%s</td>%s</tr>' % (e(group), "".join(cells)))
+    parts.append("</tbody></table></div>")
+    if note:
+        parts.append('<p class="note">%s</p>' % e(note))
+    return parts
+
+
+def _intervals_html(result: TrackResult, intervals: Optional[Dict[str, Tuple[float, float]]],
+                    resamples: int) -> List[str]:
+    """Each ranking score with its 95% bootstrap interval (the same resamples and seed as
+    score_locally.py), or a line saying why there is none."""
+    from .resampling import INTERVAL_SEED, interval_signature
+    e = _escape
+    if intervals is None:
+        return ['<p class="note">95% intervals: not computed on this page (this phase\'s items make the '
+                'resamples too long to draw here); score_locally.py prints them, rank_submissions.py tabulates '
+                'them.</p>']
+    parts = ['<div class="scroll"><table class="intervals" id="%s-intervals"><tr><th>ranking score</th>'
+             '<th>value</th><th>95%% interval: low</th><th>high</th></tr>' % e(result.track)]
+    for key, (low, high) in intervals.items():
+        parts.append('<tr><td class="key">%s</td><td>%s</td><td data-v="%r">%s</td><td data-v="%r">%s</td></tr>'
+                     % (e(key), _number(result.scores[key]), low, _number(low), high, _number(high)))
+    parts.append("</table></div>")
+    parts.append('<p class="note">95%% percentile bootstrap intervals: %d resamples of this phase\'s %ss drawn with '
+                 'replacement, seed %d, the same draws as score_locally.py\'s and the organisers\' result tables: '
+                 'how much a score owes to the draw of the %ss. Signature: <code>%s</code>.</p>'
+                 % (resamples, e(result.item_noun), INTERVAL_SEED, e(result.item_noun),
+                    e(interval_signature(resamples))))
     return parts
 
 
@@ -278,7 +345,9 @@ def _technique_table(result: TrackResult) -> List[str]:
     else:
         counts = ("gold (support)", "predicted", "TP", "FP", "FN")
     parts = ["<h3>Per technique</h3>",
-             '<div class="scroll"><table class="sortable" id="%s-techniques"><thead><tr><th>#</th><th class="label">technique</th>%s'
+             '<p class="note scroll-hint">The table scrolls sideways: its other columns are to the right (the '
+             'technique column stays).</p>',
+             '<div class="scroll"><table class="sortable" id="%s-techniques"><thead><tr><th>#</th><th class="label sticky">technique</th>%s'
              '<th>P</th><th>R</th><th>F1</th><th aria-label="F1 bar"></th></tr></thead><tbody>'
              % (e(result.track), "".join("<th>%s</th>" % e(name) for name in counts))]
     for number, row in support_order(result.table):
@@ -291,7 +360,7 @@ def _technique_table(result: TrackResult) -> List[str]:
                       (row.true_positives, str(row.true_positives)), (row.false_positives, str(row.false_positives)),
                       (row.false_negatives, str(row.false_negatives))]
         values += [(row.precision, "%.4f" % row.precision), (row.recall, "%.4f" % row.recall), (row.f1, "%.4f" % row.f1)]
-        parts.append('<tr%s><td data-v="%d">%d</td><td class="label">%s%s</td>%s%s</tr>'
+        parts.append('<tr%s><td data-v="%d">%d</td><td class="label sticky">%s%s</td>%s%s</tr>'
                      % (' class="absent"' if absent else "", number, number, e(row.label),
                         '<span class="tag">absent</span>' if absent else "",
                         "".join('<td data-v="%r">%s</td>' % (value, text) for value, text in values),
@@ -345,14 +414,55 @@ def _chart(result: TrackResult) -> List[str]:
                  % ((left + width - right) // 2, height - 6))
     parts.append('<text x="12" y="%d" text-anchor="middle" transform="rotate(-90 12 %d)">F1</text>'
                  % ((top + height - bottom) // 2, (top + height - bottom) // 2))
-    for number, row in shown:
+    labels = label_positions([(x(row.gold), y(row.f1), str(number)) for number, row in shown], top,
+                             height - bottom)
+    for (number, row), (label_x, label_y) in zip(shown, labels):
+        cx, cy = x(row.gold), y(row.f1)
+        leader = ('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#8c959f" stroke-width="0.6"/>'
+                  % (cx, cy, label_x - 1, label_y - 4)) if abs(label_y - (cy - 4)) > 1 else ""
         parts.append('<g><title>%d %s: support %d, F1 %.4f</title><circle cx="%.1f" cy="%.1f" r="4" '
-                     'fill="%s"/><text x="%.1f" y="%.1f">%d</text></g>'
-                     % (number, e(row.label), row.gold, row.f1, x(row.gold), y(row.f1),
-                        "#cf222e" if row.f1 > 1.0 else "#2f81f7", x(row.gold) + 5, y(row.f1) - 4, number))
+                     'fill="%s"/>%s<text x="%.1f" y="%.1f">%d</text></g>'
+                     % (number, e(row.label), row.gold, row.f1, cx, cy,
+                        "#cf222e" if row.f1 > 1.0 else "#2f81f7", leader, label_x, label_y, number))
     parts.append("</svg>")
     parts.append('<p class="note">Points are numbered as the table\'s rows (#); absent techniques are not drawn.</p>')
     return parts
+
+
+# A 12 px label's box in the chart's units: a browser's text box is the font's ascent + descent
+# (about 14 px), a digit about 6.7 px wide.
+LABEL_HEIGHT, LABEL_ASCENT, DIGIT_WIDTH = 15, 12, 7.5
+
+
+def label_positions(points: Sequence[Tuple[float, float, str]], lowest: float, highest: float
+                    ) -> List[Tuple[float, float]]:
+    """Where each point's label goes (x, baseline y): beside its point, or moved up or down a line
+    at a time until it overlaps no label placed before it (many techniques share F1 = 0), within
+    [lowest, highest] of the chart; in the given order.
+
+    >>> label_positions([(10, 100, "1"), (12, 100, "2")], 0, 200)
+    [(15, 96), (17, 81)]
+    """
+    placed: List[Tuple[float, float, float, float]] = []
+    positions = []
+    for px, py, text in points:
+        left, width = px + 5, DIGIT_WIDTH * len(text)
+        chosen = None
+        for step in range(0, 40):
+            shift = LABEL_HEIGHT * ((step + 1) // 2) * (-1 if step % 2 else 1) if step else 0
+            baseline = py - 4 + shift
+            box = (left, baseline - LABEL_ASCENT, left + width, baseline + LABEL_HEIGHT - LABEL_ASCENT)
+            if box[1] < lowest - LABEL_HEIGHT or box[3] > highest + LABEL_HEIGHT - LABEL_ASCENT:
+                continue
+            if not any(box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
+                       for other in placed):
+                chosen = (box, baseline)
+                break
+        if chosen is None:  # (a crowded column: beside the point, as before)
+            chosen = ((left, py - 4 - LABEL_ASCENT, left + width, py - 4 + LABEL_HEIGHT - LABEL_ASCENT), py - 4)
+        placed.append(chosen[0])
+        positions.append((left, chosen[1]))
+    return positions
 
 
 def _confusions_html(result: TrackResult) -> List[str]:
@@ -391,6 +501,9 @@ def _not_entered_html(not_entered: Sequence[str]) -> List[str]:
 
 def write_html(output_dir: str, results: Sequence[TrackResult], problems: Sequence[str],
                not_entered: Sequence[str] = (), detail: str = "full",
-               signatures: Optional[Dict[str, str]] = None) -> None:
+               signatures: Optional[Dict[str, str]] = None,
+               intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None,
+               interval_resamples: int = 1000, tables: Optional[Dict[str, list]] = None) -> None:
     with open(os.path.join(output_dir, "detailed_results.html"), "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(render_html(results, problems, not_entered, detail, signatures))
+        handle.write(render_html(results, problems, not_entered, detail, signatures, intervals, interval_resamples,
+                                 tables))

@@ -24,7 +24,7 @@ import random
 from fractions import Fraction
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .per_item import ItemStatistics, ScalarOps, Totals, column_totals  # noqa: F401 (the public names)
+from .per_item import ItemStatistics, ScalarOps, Totals, column_totals, nonzero_count  # noqa: F401 (the public names)
 from .registry import BY_NAME, TRACKS
 from .result import TrackResult
 
@@ -86,3 +86,74 @@ def confidence_interval(statistics: ItemStatistics, key: str, resamples: Sequenc
     values = sorted(aggregate(statistics, column_totals(statistics, indices), key=key)[key] for indices in resamples)
     low, high = interval_positions(len(values), confidence)
     return values[low], values[high]
+
+
+# --- the intervals of the detailed results and of score_locally.py ----------------------------------
+
+# The detailed results (phase settings "full" and ``interval_resamples``, 1000 in Development) and
+# score_locally.py (--resamples, 1000 by default) show each ranking score's interval from these
+# resamples: the same draws, so the same numbers.
+INTERVAL_RESAMPLES = 1000
+INTERVAL_SEED = 0
+# score.py computes the page's intervals only while resamples x (nonzero statistics + columns) stays
+# below this: about 2-4 s of pure Python, which every real-size phase of the six tracks is below
+# (flc's 350 training articles: 1.3e7); a phase ten times larger gets a line saying where to
+# compute them (score_locally.py, rank_submissions.py) instead of minutes of waiting.
+MAX_INTERVAL_WORK = 20_000_000
+
+
+def interval_signature(resamples: int = INTERVAL_RESAMPLES, seed: int = INTERVAL_SEED,
+                       confidence: Fraction = CONFIDENCE) -> str:
+    """How the intervals were drawn, as a signature part: ``ci95|bootstrap:1000|seed:0``."""
+    return "ci%s|bootstrap:%d|seed:%d" % (Fraction(confidence) * 100, resamples, seed)
+
+
+def interval_work(statistics: ItemStatistics, resamples: int = INTERVAL_RESAMPLES) -> int:
+    return resamples * (nonzero_count(statistics) + len(statistics.columns))
+
+
+def ranking_intervals(result: TrackResult, resamples: int = INTERVAL_RESAMPLES, seed: int = INTERVAL_SEED,
+                      max_work: Optional[int] = None) -> Optional[Dict[str, Tuple[float, float]]]:
+    """key -> the 95% percentile bootstrap interval of each ranking score of ``result`` (its
+    track's ``LEADERBOARDS`` keys it reported), from ``resample_indices(items, resamples, seed)``;
+    None when that would cost more than ``max_work`` (``interval_work``)."""
+    statistics = item_statistics(result)
+    if max_work is not None and interval_work(statistics, resamples) > max_work:
+        return None
+    indices = resample_indices(len(statistics.items), resamples, seed)
+    return {key: confidence_interval(statistics, key, indices)
+            for _, key in BY_NAME[result.track].leaderboards if key in result.scores}
+
+
+# --- the detailed results' tables by group -----------------------------------------------------------
+
+GroupRow = Tuple[str, List[Any], List[Optional[float]]]  # (group, counts, scores: None where undefined)
+
+
+def group_tables(result: TrackResult) -> List[Tuple[str, str, List[str], List[str], List[GroupRow], str]]:
+    """The track's ``GROUP_TABLES`` for one scored file, each as (title, dimension, count labels,
+    score keys, rows, note): per group, the totals of its statistics (``<column>|<dimension>:<group>``)
+    stand for the item's totals and go through the track's ``aggregate``, the one definition of its
+    scores. A table whose scores the file was not scored on (absita without polarities: no ABSA)
+    is left out."""
+    specification = BY_NAME[result.track].group_tables
+    if not specification:
+        return []
+    statistics = item_statistics(result)
+    totals = column_totals(statistics)
+    tables = []
+    for title, dimension, groups, counts, keys, note in specification:
+        if not all(key in result.scores for key in keys):
+            continue
+        rows: List[GroupRow] = []
+        for group in groups:
+            suffix = "|%s:%s" % (dimension, group)
+            own = {name[:-len(suffix)]: value for name, value in totals.items() if name.endswith(suffix)}
+            restricted = dict(totals, **own)
+            try:  # a group without any statistic: no score (—), not the aggregate's 0 for 0/0
+                scores = aggregate(statistics, restricted) if any(own.values()) else {}
+            except ZeroDivisionError:
+                scores = {}
+            rows.append((group, [restricted[column] for _, column in counts], [scores.get(key) for key in keys]))
+        tables.append((title, dimension, [label for label, _ in counts], list(keys), rows, note))
+    return tables

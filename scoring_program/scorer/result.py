@@ -48,15 +48,51 @@ class TechniqueRow:
 
 
 class ItemView:
-    """One item as the local error analysis shows it: its text (None when the gold has none) and
-    both sides, as (technique, start, end) spans (span tracks) or labels (multilabel tracks)."""
+    """One item as the local error analysis shows it.
 
-    __slots__ = ("text", "gold", "predicted")
+    Span and multilabel tracks: its ``text`` (None when the gold has none) and both sides, as
+    (technique, start, end) spans or labels (``gold``, ``predicted``). Other tracks give
+    ``marked``: texts as (label, pieces), each piece (kind, text, title) with kind "" (plain),
+    "b" (in both), "g" (gold only), "p" (predicted only) or "h" (a partial match), the title
+    naming what the piece is; ``facts``: (name, value) lines; ``table``: (header, rows) of texts.
+    """
 
-    def __init__(self, text: Optional[str], gold: List[Any], predicted: List[Any]) -> None:
+    __slots__ = ("text", "gold", "predicted", "marked", "facts", "table")
+
+    def __init__(self, text: Optional[str], gold: List[Any], predicted: List[Any],
+                 marked: Optional[List[Tuple[str, List[Tuple[str, str, str]]]]] = None,
+                 facts: Optional[List[Tuple[str, str]]] = None,
+                 table: Optional[Tuple[List[str], List[List[str]]]] = None) -> None:
         self.text = text
         self.gold = gold
         self.predicted = predicted
+        self.marked = marked
+        self.facts = [] if facts is None else facts
+        self.table = table
+
+
+def marked_text(text: str, gold: Sequence[Tuple[int, int]], predicted: Sequence[Tuple[int, int]]
+                ) -> List[Tuple[str, str, str]]:
+    """``text`` as ``ItemView.marked`` pieces: each stretch covered by a gold span only ("g"), a
+    predicted span only ("p") or both ("b"), spans as (start, end) character offsets.
+
+    >>> marked_text("abcdef", [(1, 4)], [(3, 5)])
+    [('', 'a', ''), ('g', 'bc', 'gold'), ('b', 'd', 'gold and predicted'), ('p', 'e', 'predicted'), ('', 'f', '')]
+    """
+    sides = [0] * len(text)  # bit 1: gold, bit 2: predicted
+    for bit, spans in ((1, gold), (2, predicted)):
+        for start, end in spans:
+            for position in range(max(0, start), min(end, len(text))):
+                sides[position] |= bit
+    names = {0: ("", ""), 1: ("g", "gold"), 2: ("p", "predicted"), 3: ("b", "gold and predicted")}
+    pieces: List[Tuple[str, str, str]] = []
+    start = 0
+    for position in range(1, len(text) + 1):
+        if position == len(text) or sides[position] != sides[start]:
+            kind, title = names[sides[start]]
+            pieces.append((kind, text[start:position], title))
+            start = position
+    return pieces
 
 
 class TrackResult:

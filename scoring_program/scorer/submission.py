@@ -4,6 +4,9 @@
 - ``__MACOSX/``, ``.DS_Store``, ``._*`` and similar junk: ignore;
 - the same file name at two depths: an error (we would have to guess which one counts);
 - no known file at all: an error listing the expected names, with a guess for misnamed files.
+
+The one packaging rule: ``score.py``, ``in_process.py`` and the starting kit's ``check_format.py`` and
+``score_locally.py`` all find the submitted files with ``locate_submission``.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 from .problems import SubmissionError
 
@@ -27,11 +30,13 @@ def is_junk(name: str) -> bool:
 
 
 class Submission:
-    __slots__ = ("files", "notices")
+    __slots__ = ("files", "notices", "ignored", "folder")
 
     def __init__(self) -> None:
         self.files: Dict[str, str] = {}  # expected file name -> path
         self.notices: List[str] = []  # printed on stdout
+        self.ignored: List[str] = []  # entries not scored (junk aside), as the notices print them
+        self.folder = ""  # where the files were looked for: res/ or its wrapping folder
 
 
 def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
@@ -43,17 +48,9 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
     if not os.path.isdir(res_dir):
         raise SubmissionError(["res/: the submission is empty; expected one or more of: %s"
                                % ", ".join(expected)])
-    base = res_dir
+    base, submission.notices = submission_folder(res_dir)
+    submission.folder = base
     entries = _visible(base)
-    while not any(name in BY_FILE for name in entries):
-        folders = [name for name in entries if _is_folder(os.path.join(base, name))]
-        if len(entries) == 1 and len(folders) == 1:
-            base = os.path.join(base, folders[0])
-            submission.notices.append("the submission wraps its files in the folder '%s'; reading "
-                                      "the files inside it" % safe_name(os.path.relpath(base, res_dir)))
-            entries = _visible(base)
-        else:
-            break
 
     problems: List[str] = []
     for name in entries:
@@ -62,6 +59,7 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
         if name in BY_FILE:
             kind = _not_regular(path)
             if name not in expected:
+                submission.ignored.append(shown)
                 submission.notices.append("%s: ignored, this phase has no reference data for track %s"
                                           % (name, BY_FILE[name].name))
             elif kind:
@@ -69,15 +67,21 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
             else:
                 submission.files[name] = path
         elif _is_folder(path):
-            for inner in _visible(path):
+            inside = _visible(path)
+            if not any(inner in BY_FILE for inner in inside):
+                submission.ignored.append(shown + "/")
+                submission.notices.append("%s/: ignored (a folder without a file name of this competition)" % shown)
+            for inner in inside:
                 if inner in BY_FILE and inner in entries:
                     problems.append("%s: found both %s and %s/%s; keep only one"
                                     % (inner, inner, shown, inner))
                 elif inner in BY_FILE:
+                    submission.ignored.append("%s/%s" % (shown, inner))
                     submission.notices.append("%s/%s: ignored; put %s at the top level of the zip"
                                               % (shown, inner, inner))
         else:
             guess = _guess(name, expected)
+            submission.ignored.append(shown)
             submission.notices.append("%s: ignored (not a file name of this competition)%s"
                                       % (shown, "; " + guess if guess else ""))
     if len(submission.notices) > MAX_NOTICES:  # (a zip of thousands of files: a few lines, then a count)
@@ -92,6 +96,26 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
         raise SubmissionError(["res/: no file of this phase was found (found: %s); expected one or "
                                "more of: %s" % (found, ", ".join(expected))] + ["res/: " + h for h in hints])
     return submission
+
+
+def submission_folder(res_dir: str) -> Tuple[str, List[str]]:
+    """The folder that holds the submitted files: ``res_dir``, or the one folder it wraps them in
+    (zipped the folder instead of its contents; descended while there is nothing else), and the
+    notice saying so."""
+    from .registry import BY_FILE
+
+    base, notices = res_dir, []
+    entries = _visible(base)
+    while not any(name in BY_FILE for name in entries):
+        folders = [name for name in entries if _is_folder(os.path.join(base, name))]
+        if len(entries) == 1 and len(folders) == 1:
+            base = os.path.join(base, folders[0])
+            notices = ["the submission wraps its files in the folder '%s'; reading the files inside it"
+                       % safe_name(os.path.relpath(base, res_dir))]
+            entries = _visible(base)
+        else:
+            break
+    return base, notices
 
 
 def _visible(folder: str) -> List[str]:

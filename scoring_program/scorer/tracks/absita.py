@@ -15,14 +15,14 @@ import math
 import os
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
 from ..problems import Problems, clip, describe, reading_reference
 from ..readers import MAX_LINE_BYTES, iter_ndjson
 from ..records import check_duplicates, check_id_sets, record_limit
-from ..result import TrackResult
+from ..result import ItemView, TrackResult
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -70,9 +70,18 @@ def words(term: str) -> FrozenSet[str]:
 def maximum_matching(left: Sequence[Hashable], right: Sequence[Hashable],
                      compatible) -> int:
     """Size of a maximum one-to-one matching between ``left`` and ``right`` (augmenting paths)."""
+    return sum(1 for owner in matching(left, right, compatible) if owner is not None)
+
+
+def matching(left: Sequence[Hashable], right: Sequence[Hashable], compatible) -> List[Optional[int]]:
+    """A maximum one-to-one matching: for each element of ``right``, the index in ``left`` of its
+    partner, or None."""
     adjacency = [[j for j, b in enumerate(right) if compatible(a, b)] for a in left]
     owner: List[Optional[int]] = [None] * len(right)
-    return sum(1 for i in range(len(left)) if adjacency[i] and _augment(i, set(), adjacency, owner))
+    for i in range(len(left)):
+        if adjacency[i]:
+            _augment(i, set(), adjacency, owner)
+    return owner
 
 
 def _augment(i: int, seen: Set[int], adjacency: List[List[int]], owner: List[Optional[int]]) -> bool:
@@ -255,30 +264,91 @@ class FieldPresence:
 
 
 class Statistics:
-    """One review's ATE and ABSA counts and its squared score error."""
+    """One review's ATE and ABSA counts and its squared score error; ``groups``: the same counts
+    by group (``GROUP_TABLES``), column name -> value, nonzero values only."""
 
-    __slots__ = ("ate", "absa", "squared_error")
+    __slots__ = ("ate", "absa", "squared_error", "groups")
 
     def __init__(self) -> None:
         self.ate = TermCounts()
         self.absa = TermCounts()
         self.squared_error = 0.0
+        self.groups: Dict[str, float] = {}
 
 
 def _statistics(prediction: Review, gold: Review) -> Statistics:
     """One review's statistics for every field the prediction has."""
     statistics = Statistics()
+    groups = statistics.groups
     if prediction.aspects is not None:
-        statistics.ate = term_counts({normalise(a) for a in prediction.aspects},
-                                     {normalise(a) for a in gold.aspects or ()}, _share_word)
+        predicted_terms = {normalise(a) for a in prediction.aspects}
+        gold_terms = {normalise(a) for a in gold.aspects or ()}
+        statistics.ate = term_counts(predicted_terms, gold_terms, _share_word)
+        # By length (words of the gold term): a matched predicted term counts in its gold
+        # partner's length, an unmatched one in its own.
+        partner = term_partners(predicted_terms, gold_terms, _share_word)
+        for term in gold_terms:
+            _add(groups, "ate_gold", "length", term_length(term))
+        for term in predicted_terms:
+            matched = partner.get(term)
+            length = term_length(matched[1] if matched else term)
+            _add(groups, "ate_predicted", "length", length)
+            if matched:
+                _add(groups, "ate_" + matched[0], "length", length)
         if prediction.polarities is not None:
-            statistics.absa = term_counts(
-                {(normalise(a), p) for a, p in zip(prediction.aspects, prediction.polarities)},
-                {(normalise(a), p) for a, p in zip(gold.aspects or (), gold.polarities or ())},
-                _share_word)
+            predicted_pairs = {(normalise(a), p) for a, p in zip(prediction.aspects, prediction.polarities)}
+            gold_pairs = {(normalise(a), p) for a, p in zip(gold.aspects or (), gold.polarities or ())}
+            statistics.absa = term_counts(predicted_pairs, gold_pairs, _share_word)
+            # By polarity: a match joins two pairs of the same polarity.
+            partner = term_partners(predicted_pairs, gold_pairs, _share_word)
+            for pair in gold_pairs:
+                _add(groups, "absa_gold", "polarity", POLARITY_NAMES[pair[1]])
+            for pair in predicted_pairs:
+                _add(groups, "absa_predicted", "polarity", POLARITY_NAMES[pair[1]])
+                if pair in partner:
+                    _add(groups, "absa_" + partner[pair][0], "polarity", POLARITY_NAMES[pair[1]])
     if prediction.score is not None:
         statistics.squared_error = (prediction.score - gold.score) ** 2  # type: ignore[operator]
+        gold_group = str(rounded_score(gold.score))  # type: ignore[arg-type]
+        _add(groups, "sa_rounded:%d" % rounded_score(prediction.score), "gold", gold_group)
+        _add(groups, "squared_error", "gold", gold_group, statistics.squared_error)
+        _add(groups, "reviews", "gold", gold_group)
     return statistics
+
+
+def _add(groups: Dict[str, float], column: str, dimension: str, group: str, value: float = 1) -> None:
+    name = group_column(column, dimension, group)
+    groups[name] = groups.get(name, 0) + value
+
+
+def group_column(column: str, dimension: str, group: str) -> str:
+    """The name of ``column`` restricted to one group: ``absa_exact|polarity:positive``."""
+    return "%s|%s:%s" % (column, dimension, group)
+
+
+def term_length(term: str) -> str:
+    """The length group of a (normalised) term: its words, 3 and more together."""
+    words_in_term = len(term.split())
+    return str(words_in_term) if words_in_term < 3 else "3+"
+
+
+def rounded_score(score: float) -> int:
+    """A review score rounded half up, into 1-5 (the SA confusion's columns and rows)."""
+    return max(1, min(5, int(math.floor(score + 0.5))))
+
+
+def term_partners(predicted: Set[Hashable], gold: Set[Hashable], compatible) -> Dict[Hashable, Tuple[str, Hashable]]:
+    """Each matched predicted term -> ("exact" or "partial", its gold partner), by the matching
+    ``term_counts`` counts (exact matches first, then a maximum one-to-one partial matching)."""
+    exact = predicted & gold
+    partners: Dict[Hashable, Tuple[str, Hashable]] = {term: ("exact", term) for term in exact}
+    rest_predicted = sorted(predicted - exact, key=repr)
+    rest_gold = sorted(gold - exact, key=repr)
+    if rest_predicted and rest_gold:
+        for j, i in enumerate(matching(rest_gold, rest_predicted, compatible)):
+            if i is not None:
+                partners[rest_predicted[j]] = ("partial", rest_gold[i])
+    return partners
 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
@@ -354,7 +424,124 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     return TrackResult(
         track="absita", title=TITLE, scores=scores, details=details, notes=notes, warnings=problems.warnings,
         statistics=lambda: review_statistics(per_review, tuple(scores)), item_noun="review",
+        item_view=_item_view(gold_path, submission_path, name, options, gold_by_id),
     )
+
+
+# --- the local error analysis (score.py --items only) ---------------------------------------------
+
+ITEM_ERROR = ("unmatched aspect terms (ATE) + unmatched (term, polarity) pairs (ABSA), a partial match "
+              "counting half on each side, + |predicted − gold score|")
+
+
+def item_error(totals: Totals) -> float:
+    """The error analysis's error of one review (the totals of its one row)."""
+    error = math.sqrt(totals["squared_error"])
+    for task in ("ate", "absa"):
+        matched = totals[task + "_exact"] + 0.5 * totals[task + "_partial"]
+        error += totals[task + "_predicted"] + totals[task + "_gold"] - 2 * matched
+    return error
+
+
+def term_matches(predicted: Sequence[Hashable], gold: Sequence[Hashable], compatible
+                 ) -> Tuple[Dict[Hashable, str], Dict[Hashable, str]]:
+    """How each distinct predicted and gold term matched, as ``term_counts`` counts them:
+    "exact" or "partial" (one-to-one: ``term_partners``); unmatched terms are not keys."""
+    partners = term_partners(set(predicted), set(gold), compatible)
+    return ({term: kind for term, (kind, _) in partners.items()},
+            {partner: kind for kind, partner in partners.values()})
+
+
+def _item_view(gold_path: str, submission_path: str, name: str, options: Options,
+               gold_by_id: Dict[str, Review]) -> Callable[[str], ItemView]:
+    """Per review: its text with the gold aspect terms (at their positions) and the predicted ones
+    (found in the text) marked exact, partial, missed or false; a table of the terms with their
+    polarities; the gold and predicted score. The gold's texts and the submission are read again,
+    once, on the first view (scoring keeps neither)."""
+    loaded: Dict[str, Any] = {}
+
+    def load() -> Dict[str, Any]:
+        if not loaded:
+            loaded["gold"] = {value.get(ID_FIELD): value for _, value in iter_ndjson(gold_path, name, None, None)
+                              if isinstance(value, dict)}
+            loaded["predicted"] = {review.identifier: review for review in parse_reviews(
+                submission_path, name, options.max_file_bytes, Problems(name), False,
+                options.max_spans_per_document)}
+        return loaded
+
+    def view(identifier: str) -> ItemView:
+        data = load()
+        gold, raw = gold_by_id[identifier], data["gold"].get(identifier, {})
+        prediction = data["predicted"][identifier]
+        gold_terms = [normalise(term) for term in gold.aspects or ()]
+        predicted_terms = [normalise(term) for term in prediction.aspects or ()]
+        ate_predicted, ate_gold = term_matches(predicted_terms, gold_terms, _share_word)
+        gold_pairs = list(zip(gold_terms, gold.polarities or ()))
+        predicted_pairs = list(zip(predicted_terms, prediction.polarities or ()))
+        absa_predicted, absa_gold = term_matches(predicted_pairs, gold_pairs, _share_word) \
+            if prediction.polarities is not None else ({}, {})
+        text = raw.get("sentence") if isinstance(raw.get("sentence"), str) else None
+        rows = []
+        for side, terms, originals, polarities, ate, absa in (
+                ("gold", gold_terms, gold.aspects or [], gold.polarities or [], ate_gold, absa_gold),
+                ("predicted", predicted_terms, prediction.aspects or [], prediction.polarities, ate_predicted,
+                 absa_predicted)):
+            unmatched = "missed" if side == "gold" else "false"
+            for k, (term, original) in enumerate(zip(terms, originals)):
+                polarity = polarities[k] if polarities is not None else None
+                absa_match = "—" if prediction.polarities is None else absa.get((term, polarity)) or unmatched
+                rows.append([side, original, POLARITY_NAMES.get(polarity, "—"), ate.get(term) or unmatched,
+                             absa_match])
+        marked = [("review", _marked_review(text, raw.get("aspects_position"), gold.aspects or [], ate_gold,
+                                            prediction.aspects or [], ate_predicted))] if text is not None else []
+        score = "%s / %s" % (_number(gold.score), "—" if prediction.score is None else _number(prediction.score))
+        return ItemView(text, [], [], marked=marked, facts=[("score (gold / predicted)", score)],
+                        table=(["side", "term", "polarity", "ATE match", "ABSA match"], rows))
+    return view
+
+
+def _number(value: Optional[float]) -> str:
+    return "—" if value is None else ("%.4f" % value).rstrip("0").rstrip(".")
+
+
+KIND_OF_MATCH = {"exact": "b", "partial": "h", "missed": "g", "false": "p"}
+
+
+def _marked_review(text: str, positions: Any, gold_aspects: Sequence[str], gold_matches: Dict[Hashable, str],
+                   predicted_aspects: Sequence[str], predicted_matches: Dict[Hashable, str]
+                   ) -> List[Tuple[str, str, str]]:
+    """The review as pieces: each character of a gold term (at its ``aspects_position``, or its
+    first occurrence) marked by how the term matched, and of a predicted term (its first
+    occurrence, case ignored) where no gold term is."""
+    marks: List[Optional[Tuple[str, str]]] = [None] * len(text)
+    lowered = text.lower()
+
+    def place(start: int, end: int, kind: str, title: str, over: bool) -> None:
+        for k in range(max(0, start), min(end, len(text))):
+            if marks[k] is None or over:
+                marks[k] = (kind, title) if marks[k] is None else (marks[k][0], marks[k][1] + "; " + title)
+
+    for k, term in enumerate(gold_aspects):
+        match = gold_matches.get(normalise(term)) or "missed"
+        span = positions[k] if isinstance(positions, list) and k < len(positions) else None
+        if not (isinstance(span, list) and len(span) == 2 and all(type(v) is int for v in span)):
+            found = lowered.find(term.lower())
+            span = [found, found + len(term)] if found >= 0 else None
+        if span is not None:
+            place(span[0], span[1], KIND_OF_MATCH[match], "gold: %s (%s)" % (term, match), False)
+    for term in predicted_aspects:
+        match = predicted_matches.get(normalise(term)) or "false"
+        found = lowered.find(term.lower())
+        if found >= 0:
+            place(found, found + len(term), KIND_OF_MATCH[match], "predicted: %s (%s)" % (term, match), True)
+    pieces: List[Tuple[str, str, str]] = []
+    for k, character in enumerate(text):
+        kind, title = marks[k] or ("", "")
+        if pieces and pieces[-1][0] == kind and pieces[-1][2] == title:
+            pieces[-1] = (kind, pieces[-1][1] + character, title)
+        else:
+            pieces.append((kind, character, title))
+    return pieces
 
 
 # --- per-item statistics: what the organisers' confidence intervals and significance stand on -----
@@ -362,13 +549,46 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
 TERM_FIELDS = ("exact", "partial", "predicted", "gold")
 COLUMNS = (["ate_" + f for f in TERM_FIELDS] + ["absa_" + f for f in TERM_FIELDS]
            + ["squared_error", "reviews"])
+POLARITY_NAMES = {(1, 0): "positive", (0, 1): "negative", (0, 0): "neutral", (1, 1): "mixed"}
+SCORES = ("1", "2", "3", "4", "5")
+# The detailed results' tables by group (phase setting "full"): (title, dimension, its groups,
+# (label, column) counts shown, the keys of ``aggregate`` over each group's totals, a note). Each
+# group's statistics are columns ``<column>|<dimension>:<group>`` beside the item's totals.
+GROUP_TABLES = (
+    ("ABSA per polarity", "polarity", ("positive", "negative", "neutral", "mixed"),
+     (("gold pairs", "absa_gold"), ("predicted pairs", "absa_predicted"), ("exact", "absa_exact"),
+      ("partial", "absa_partial")), ("absa_precision", "absa_recall", "absa_f1"),
+     "(term, polarity) pairs of each polarity; a match, exact or partial, joins two pairs of the same polarity."),
+    ("ATE by aspect length", "length", ("1", "2", "3+"),
+     (("gold terms", "ate_gold"), ("predicted terms", "ate_predicted"), ("exact", "ate_exact"),
+      ("partial", "ate_partial")), ("ate_precision", "ate_recall", "ate_f1"),
+     "Words of the gold term; a matched predicted term counts in its gold partner's length, an unmatched one "
+     "in its own."),
+    ("SA: gold score against the rounded predicted score", "gold", SCORES,
+     tuple(("predicted %s" % s, "sa_rounded:%s" % s) for s in SCORES) + (("reviews", "reviews"),), ("sa_rmse",),
+     "Rows: the gold review score; columns: the predicted score rounded half up into 1-5 (reviews counted); "
+     "sa_rmse of the reviews of each gold score."),
+)
+GROUP_COLUMNS = [group_column(column, dimension, group)
+                 for _, dimension, groups, counts, _, _ in GROUP_TABLES for group in groups
+                 for column in dict.fromkeys([column for _, column in counts]
+                                             + (["squared_error"] if dimension == "gold" else []))]
 
 
 def review_statistics(per_review: Sequence[Tuple[str, Statistics]], keys: Sequence[str]) -> ItemStatistics:
-    """Per review (gold order): ATE and ABSA matching counts, the squared score error and 1."""
-    rows = [tuple([vars(s.ate)[f] for f in TERM_FIELDS] + [vars(s.absa)[f] for f in TERM_FIELDS]
-                  + [s.squared_error, 1]) for _, s in per_review]
-    return ItemStatistics(NAME, [identifier for identifier, _ in per_review], list(COLUMNS), rows, (), tuple(keys))
+    """Per review (gold order): ATE and ABSA matching counts, the squared score error and 1; then
+    the same by group (``GROUP_TABLES``: ATE by term length, ABSA by polarity, SA by gold score)."""
+    position = {name: len(COLUMNS) + k for k, name in enumerate(GROUP_COLUMNS)}
+    zeros = [0.0 if name.startswith("squared_error") else 0 for name in GROUP_COLUMNS]
+    rows = []
+    for _, s in per_review:
+        row = [s.ate.exact, s.ate.partial, s.ate.predicted, s.ate.gold, s.absa.exact, s.absa.partial,
+               s.absa.predicted, s.absa.gold, s.squared_error, 1] + zeros  # (TERM_FIELDS' order)
+        for name, value in s.groups.items():  # a review's few nonzero group statistics
+            row[position[name]] = value
+        rows.append(tuple(row))
+    return ItemStatistics(NAME, [identifier for identifier, _ in per_review], list(COLUMNS) + GROUP_COLUMNS, rows,
+                          (), tuple(keys))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None

@@ -107,7 +107,9 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
                allow_declarations: bool, store: SpanStore, submitted: bool) -> None:
     """The slow path: a line the fast path did not take (a problem, or unusual but valid)."""
     where = "line %d" % number
-    line = line[:-1] if line.endswith("\r") else line
+    # The official reader right-strips each line before splitting it on TAB: trailing TABs,
+    # spaces and the CR of CRLF are not columns.
+    line = line.rstrip()
     fields = line.split("\t")
     if len(fields) == 1 and allow_declarations:
         store.declare(fields[0].strip())

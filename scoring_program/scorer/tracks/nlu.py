@@ -21,7 +21,7 @@ from ..per_item import ItemStatistics, ScalarOps, Totals
 from ..problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
 from ..readers import byte_chunks, file_contains, iter_csv
 from ..records import check_duplicates, check_id_sets, record_limit
-from ..result import TrackResult
+from ..result import ItemView, TrackResult
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -541,6 +541,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
 
     total = q_total = r_total = 0.0
     rows: List[Tuple[float, float, float, int]] = []  # per id, gold order: the statistics' rows
+    lengths: List[int] = []
     for number, identifier in enumerate(gold_ids):
         answer = by_id[identifier]
         # An answer's tokens live only while it is checked and scored: memory holds one answer's
@@ -557,19 +558,20 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         # matches nothing), compared with each accepted answer: LCS is symmetric.
         q_masks = token_masks([vocabulary.get(token, -1) for token in q_tokens])
         r_masks = token_masks([vocabulary.get(token, -1) for token in r_tokens])
-        best: Optional[Tuple[float, float, float]] = None
+        best: Optional[Tuple[float, float, float, int]] = None
         for row in range(first_row[number], first_row[number + 1]):
             gold_q = gold_sequence[gold_spans[4 * row]:gold_spans[4 * row + 1]]
             gold_r = gold_sequence[gold_spans[4 * row + 2]:gold_spans[4 * row + 3]]
             q_part = ratio(lcs_with_masks(q_masks, gold_q), len(q_tokens), len(gold_q))
             r_part = ratio(lcs_with_masks(r_masks, gold_r), len(r_tokens), len(gold_r))
             if best is None or q_part + r_part > best[0]:
-                best = (q_part + r_part, q_part, r_part)
+                best = (q_part + r_part, q_part, r_part, len(gold_q) + len(gold_r))
         assert best is not None
         total += best[0]
         q_total += best[1]
         r_total += best[2]
         rows.append((best[0], best[1], best[2], 1))
+        lengths.append(best[3])  # the chosen answer's tokens: its length group (GROUP_TABLES)
     problems.raise_if_any()
     n = len(gold_ids)
     # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
@@ -584,15 +586,134 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
         notes=["Tokens: nltk 3.7 word_tokenize (English Punkt), 1-character punctuation removed; "
                "each text's one pair of wrapping quotes removed first."] + ([gold.note] if gold.note else []),
         warnings=warnings,
-        statistics=lambda: ItemStatistics(NAME, list(gold_ids), list(COLUMNS), rows, (), tuple(scores)),
+        statistics=lambda: id_statistics(gold_ids, rows, lengths, tuple(scores)),
         item_noun="id",
+        item_view=_item_view(gold_path, name, by_id, tokenizer, test_path if test_ids is not None else None),
     )
+
+
+# --- the local error analysis (score.py --items only) ---------------------------------------------
+
+ITEM_ERROR = "1 − the id's score, (q' ratio + r' ratio) / 2 of its best gold answer"
+MAX_ALIGNED_CELLS = 4_000_000  # |gold| x |predicted| tokens aligned by the plain LCS program per text
+
+
+def item_error(totals: Totals) -> float:
+    """The error analysis's error of one id (the totals of its one row): 1 − its nlu_score."""
+    return 1 - aggregate(ItemStatistics(NAME, [], [], [], (), KEYS), totals)["nlu_score"]
+
+
+def _item_view(gold_path: str, name: str, by_id: Dict[str, Row], tokenizer,
+               test_path: Optional[str]) -> Callable[[str], ItemView]:
+    """Per id: the arguments q and r (from the test input, when it is in ref/) with the chosen gold
+    explanation and the predicted one marked where they occur in them; then q' and r', gold and
+    predicted, their tokens marked by one LCS alignment (in both, gold only, predicted only). The
+    gold's texts are read again, once, on the first view (scoring keeps their token numbers)."""
+    from ..lcs import lcs_alignment, lcs_length
+    from ..result import marked_text
+    arguments: Dict[str, Tuple[str, str]] = {}
+    gold: Dict[str, List[Row]] = {}
+
+    def answers(identifier: str) -> List[Row]:
+        if not gold:
+            for row in parse_answers(gold_path, name, None, Problems(name), gold=True)[0]:
+                gold.setdefault(row.identifier, []).append(row)
+        return gold[identifier]
+
+    def argument(identifier: str) -> Optional[Tuple[str, str]]:
+        if test_path is None:
+            return None
+        if not arguments:  # the test input, read again once (scoring keeps its ids only)
+            for _, fields in read_rows(test_path, TEST_INPUT, None):
+                if len(fields) >= 3:
+                    arguments[fields[0].strip()] = (strip_wrapping_quotes(fields[1]), strip_wrapping_quotes(fields[2]))
+        return arguments.get(identifier)
+
+    def view(identifier: str) -> ItemView:
+        answer = by_id[identifier]
+        predicted = {"q'": tokenizer.tokens(answer.q), "r'": tokenizer.tokens(answer.r)}
+        best = None
+        for j, row in enumerate(answers(identifier)):
+            parts = []
+            for field, text in (("q'", row.q), ("r'", row.r)):
+                tokens = tokenizer.tokens(text)
+                parts.append((tokens, ratio(lcs_length(tokens, predicted[field]), len(predicted[field]), len(tokens))))
+            if best is None or parts[0][1] + parts[1][1] > best[0]:
+                best = (parts[0][1] + parts[1][1], j, parts)
+        assert best is not None
+        total, chosen, parts = best
+        marked = []
+        texts = argument(identifier)
+        if texts is not None:
+            chosen_row = answers(identifier)[chosen]
+            for field, text, gold_answer, answer_text in (("q", texts[0], chosen_row.q, answer.q),
+                                                          ("r", texts[1], chosen_row.r, answer.r)):
+                spans = [[(found, found + len(piece))] if piece and found >= 0 else []
+                         for piece, found in ((p, text.find(p)) for p in (gold_answer.strip(), answer_text.strip()))]
+                marked.append(("%s (the argument; explanations marked where they occur in it)" % field,
+                               marked_text(text, spans[0], spans[1])))
+        for (field, answer_tokens), (gold_tokens, _) in zip(predicted.items(), parts):
+            if len(gold_tokens) * len(answer_tokens) <= MAX_ALIGNED_CELLS:
+                in_gold, in_answer = lcs_alignment(gold_tokens, answer_tokens)
+            else:  # (a 5,000-token answer: shown without its alignment)
+                in_gold, in_answer = [False] * len(gold_tokens), [False] * len(answer_tokens)
+            marked.append(("%s gold" % field, _marked_tokens(gold_tokens, in_gold, "g", "gold only")))
+            marked.append(("%s predicted" % field, _marked_tokens(answer_tokens, in_answer, "p", "predicted only")))
+        facts = [("score", "%.4f" % (total / 2)), ("q'", "%.4f" % parts[0][1]), ("r'", "%.4f" % parts[1][1]),
+                 ("gold answer", "%d of %d (the best)" % (chosen + 1, len(answers(identifier))))]
+        return ItemView(None, [], [], marked=marked, facts=facts)
+    return view
+
+
+def _marked_tokens(tokens: List[str], aligned: List[bool], alone: str, alone_title: str) -> List[Tuple[str, str, str]]:
+    """Tokens as pieces separated by spaces: "b" where the alignment pairs them, else ``alone``."""
+    pieces: List[Tuple[str, str, str]] = []
+    for position, (token, paired) in enumerate(zip(tokens, aligned)):
+        if position:
+            pieces.append(("", " ", ""))
+        pieces.append(("b", token, "in both") if paired else (alone, token, alone_title))
+    return pieces
 
 
 # --- per-item statistics: what the organisers' confidence intervals and significance stand on -----
 
 # Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1.
 COLUMNS = ["q_plus_r", "q", "r", "ids"]
+SCORE_BINS = tuple("%.1f-%.1f" % (b / 10, (b + 1) / 10) for b in range(10))
+LENGTH_BINS = ("1-10", "11-20", "21-40", "41+")
+# The detailed results' tables by group (phase setting "full"): (title, dimension, its groups,
+# (label, column) counts shown, the keys of ``aggregate`` over each group's totals, a note). Each
+# group's statistics are the item's columns restricted to it: ``<column>|<dimension>:<group>``.
+GROUP_TABLES = (
+    ("Spread of the ids' scores", "score", SCORE_BINS, (("ids", "ids"),), ("nlu_score",),
+     "Each id's score, (q' ratio + r' ratio) / 2 of its best gold answer, in tenths (the last includes 1.0)."),
+    ("By the length of the gold answer", "length", LENGTH_BINS, (("ids", "ids"),), ("nlu_score", "nlu_q", "nlu_r"),
+     "Tokens of the chosen gold answer, q' and r' together (as scored: 1-character punctuation removed)."),
+)
+GROUP_COLUMNS = ["%s|%s:%s" % (column, dimension, group) for _, dimension, groups, _, _, _ in GROUP_TABLES
+                 for group in groups for column in COLUMNS]
+
+
+def _groups(score: float, gold_tokens: int) -> Tuple[str, str]:
+    """The score and length groups of an id."""
+    length = next((bin_ for bin_, top in zip(LENGTH_BINS, (10, 20, 40)) if gold_tokens <= top), LENGTH_BINS[-1])
+    return SCORE_BINS[min(int(score * 10), 9)], length
+
+
+def id_statistics(ids: Sequence[str], rows: Sequence[Tuple[float, float, float, int]], lengths: Sequence[int],
+                  keys: Sequence[str]) -> ItemStatistics:
+    """Per id (gold order): q' + r' of the best gold answer (as the score adds them), q', r' and 1;
+    then the same in the columns of its score and length groups (``GROUP_TABLES``), 0 elsewhere."""
+    position = {name: k for k, name in enumerate(GROUP_COLUMNS)}
+    zeros = [0.0, 0.0, 0.0, 0] * (len(GROUP_COLUMNS) // 4)
+    grouped_rows = []
+    for values, length in zip(rows, lengths):
+        grouped = list(zeros)
+        for dimension, group in zip(("score", "length"), _groups(values[0] / 2, length)):
+            for column, value in zip(COLUMNS, values):
+                grouped[position["%s|%s:%s" % (column, dimension, group)]] = value
+        grouped_rows.append(tuple(values) + tuple(grouped))
+    return ItemStatistics(NAME, list(ids), list(COLUMNS) + GROUP_COLUMNS, grouped_rows, (), tuple(keys))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
