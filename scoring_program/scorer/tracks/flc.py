@@ -211,8 +211,9 @@ def _read_gold_folder(folder: str) -> Tuple[SpanStore, Dict[str, int]]:
 
 
 def _all_rows_name(text: str, article: str) -> bool:
-    """Whether every row of a gold file names ``article``. (A one-count shortcut, measured in
-    tests/test_fast_paths.py, bought 1-3% of flc x10 and nothing at x1: removed.)"""
+    """Whether every row of a gold file names ``article`` (rows have three TABs each)."""
+    if ("\n" + text).count("\n" + article + "\t") * 3 == text.count("\t"):
+        return True  # the common case, decided without a loop over the lines
     return all(line.split("\t", 1)[0].strip() == article for line in text.split("\n") if "\t" in line)
 
 
