@@ -18,7 +18,7 @@ issue 21: interleaved pairs A,B,B,A (A the code with the path, B without), media
 | gold text files through os.open/os.read (``readers.read_gold_text``) | flc x10 2.92 -> 3.01 (B/A 1.006, 1.016; under heavy load 1.18, 1.03) | kept (flc x10 is the tightest target) |
 | FLC gold files parsed together, 1 MB at a time | flc x10 2.84 -> 2.87 (B/A 1.02, 0.99) and 2.94 -> 2.93 (1.00, 1.02); re-scoring 30 flc x1 1.06, 1.02 (noisy); read_gold alone at x1 1.01, 1.01; the files parsed one by one with one Problems for all, against batched: flc x10 0.98, 1.01 | removed |
 | rows gathered as tuples, moved to the columns in thousands (``SpanStatistics._flush``) | issue 14: flc x10 2.99 -> 3.17 | kept (not re-measured) |
-| the gold file's rows checked by one count (``flc._all_rows_name``) | not measured (a few lines; the loop is the fallback) | kept |
+| the gold file's rows checked by one count (``flc._all_rows_name``) | flc x10 time/floor 2.88 -> 2.97 (B/A 1.03, 1.01) and 2.92 -> 2.96 (0.98, 1.01), 20 rounds each; flc x1 B/A 1.00, 1.01; whole benchmarks of main: 2.96 and 3.03 without it, 3.00 with it (noise as large as its gain) | kept while flc x10 sits on its target |
 | the cyclic garbage collector off while scoring (``score.py``) | issue 14: parsing 4x slower | kept |
 
 Each kept reader is compared here with the path it short-cuts, on seeded random inputs (valid
@@ -327,6 +327,18 @@ def test_confusions_from_the_shared_sort_equal_their_own_sort(seed):
 
 
 # --- the FLC gold file's one-count check and the gold text reader ---------------------------------
+
+def test_flc_gold_file_with_a_row_of_another_article_is_refused(tmp_path):
+    from scorer.problems import ReferenceDataError
+    (tmp_path / "article11.task-FLC.labels").write_text("11\tDoubt\t0\t5\n12\tDoubt\t0\t5\n", encoding="utf-8")
+    with pytest.raises(ReferenceDataError) as error:
+        flc._read_gold_folder(str(tmp_path))
+    assert "article11.task-FLC.labels" in " ".join(error.value.public)
+    assert "a row names another article than the file name" in " ".join(error.value.private)
+    (tmp_path / "article11.task-FLC.labels").write_text("11\tDoubt\t0\t5\n 11\tDoubt\t1\t5\n", encoding="utf-8")
+    store, _ = flc._read_gold_folder(str(tmp_path))
+    assert store.count("11") == 2
+
 
 @pytest.mark.parametrize("seed", range(300))
 def test_flc_gold_rows_check_accepts_only_files_whose_rows_name_the_article(seed):
