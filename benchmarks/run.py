@@ -203,7 +203,7 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
     from ranking.scoring import score_entry
     from ranking.statistics import build_board
     from scorer.in_process import score_in_process
-    from scorer.resampling import LEADERBOARDS, confidence_interval, item_statistics, resample_indices
+    from scorer.resampling import LEADERBOARDS, confidence_interval, resample_indices
 
     rows = []
     for track, generator in TRACKS.items():
@@ -238,7 +238,7 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
             if attempt:  # the first run is the warm-up
                 resampling_s = min(resampling_s, time.perf_counter() - started)
         results = score_in_process(reference, entries[0].source, os.path.join(ROOT, "scoring_program"))[0]
-        statistics = item_statistics(results[track])
+        statistics = results[track].statistics
         local_s = float("inf")
         for _ in range(repeat):
             started = time.perf_counter()

@@ -16,7 +16,7 @@ from . import PROGRAM_DIR
 from .downloads import Entry, KitError, stage
 from scorer.in_process import score_in_process
 from scorer.registry import TRACKS
-from scorer.resampling import ItemStatistics, item_statistics
+from scorer.resampling import ItemStatistics
 
 # The tracks with a technique list (their modules' TECHNIQUES): per-technique tables and figures.
 TECHNIQUE_TRACKS = tuple(track.name for track in TRACKS if track.techniques)
@@ -51,7 +51,7 @@ def score_entry(entry: Entry, reference_dir: str, program_dir: str = PROGRAM_DIR
     for track, lines in refused.items():
         scored.problems.append((track, lines[0] if lines else "refused"))
     for track, result in results.items():
-        statistics = item_statistics(result)
+        statistics = result.statistics
         matrix = np.array(statistics.rows, dtype=np.float64).reshape(len(statistics.items),
                                                                      len(statistics.columns))
         statistics.rows = []  # the matrix holds them (a list of tuples is ~10 times larger)

@@ -429,11 +429,11 @@ def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int,
     program_dir = os.path.dirname(find_program())
     sys.path.insert(0, program_dir)
     from scorer.in_process import score_in_process
-    from scorer.resampling import item_statistics, ranking_intervals
+    from scorer.resampling import ranking_intervals
 
     results = score_in_process(reference_dir, res_dir, program_dir)[0]
     for result in results.values():
-        items = len(item_statistics(result).items)
+        items = len(result.statistics.items)
         for key, (low, high) in ranking_intervals(result, resamples, seed).items():
             print("%s: %.6f, 95%% confidence interval [%.6f, %.6f] (%d resamples of the %d items, seed %d)"
                   % (key, result.scores[key], low, high, resamples, items, seed))

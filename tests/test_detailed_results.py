@@ -19,7 +19,7 @@ from browser import render
 from conftest import ROOT, run_score, shared_path
 from scorer.in_process import score_in_process
 from scorer.per_item import ItemStatistics, column_totals
-from scorer.resampling import aggregate, item_statistics
+from scorer.resampling import aggregate
 from scorer.techniques import NLP4IF2019_FLC, SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 
 T6 = ("data", "semeval2021_task6")
@@ -211,7 +211,7 @@ class TrackStatistics:
     tests reach the track contract."""
 
     def __init__(self, result) -> None:
-        self.statistics = item_statistics(result)
+        self.statistics = result.statistics
         self.totals = column_totals(self.statistics)
         self.labels = self.statistics.labels
         self.items = len(self.statistics.items)

@@ -96,7 +96,7 @@ def test_a_phase_too_large_for_the_page_says_where_the_intervals_are(sample, tmp
     results = score_in_process(str(work / "ref"), str(work / "res"), str(ROOT / "scoring_program"))[0]
     result = results["absita"]
     assert resampling.ranking_intervals(result, max_work=resampling.interval_work(
-        resampling.item_statistics(result)) - 1) is None
+        result.statistics) - 1) is None
     html = render_html([result], [], intervals={"absita": None})
     assert "95% intervals: not computed on this page" in html and "score_locally.py prints them" in html
 

@@ -3,7 +3,7 @@
 - Over all items, each once, the aggregate of the per-item statistics equals each track's headline
   scores bit for bit (floats, the scoring program's way) and to 1e-12 (numpy arrays, the results
   tool's way): on the repository's sample data and on the real gold.
-- Every track (its module's ``item_statistics`` and ``aggregate``, through the registry): bootstrap
+- Every track (its ``result.statistics`` and ``aggregate``, through the registry): bootstrap
   resamples of a real submission against gold and submission files rebuilt from the drawn items and
   scored by the naive oracles of ``oracles.py`` (to 1e-12; integer statistics exactly).
 - Independent checks: a bootstrap CI against re-scoring materialised resampled files with the
@@ -30,7 +30,7 @@ from conftest import ROOT, shared_path
 from oracles import naive_span_scores, naive_st2_scores, sklearn_0232_micro_macro
 from scorer.options import Options
 from scorer.resampling import (ItemStatistics, aggregate, column_totals,
-                               confidence_interval, interval_positions, item_statistics, nearest_rank,
+                               confidence_interval, interval_positions, nearest_rank,
                                resample_indices)
 from scorer.in_process import score_in_process
 from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
@@ -55,7 +55,7 @@ def array_aggregate(statistics, counts=None):
 
 
 def assert_headline(result):
-    statistics = item_statistics(result)
+    statistics = result.statistics
     scores = aggregate(statistics, column_totals(statistics))
     assert scores == result.scores  # bit for bit, every key, nothing more
     on_arrays = array_aggregate(statistics)
@@ -108,7 +108,7 @@ def test_aggregate_equals_headline_on_the_sample_data(dev_submissions):
 
 def test_span_items_include_documents_without_any_span(dev_submissions):
     results, _, _ = score_in_process(str(DEV), str(dev_submissions[0]), PROGRAM_DIR)
-    statistics = item_statistics(results["t6_st2"])
+    statistics = results["t6_st2"].statistics
     gold_ids = [record["id"] for record in json.loads((DEV / "semeval2021_t6_st2.json").read_text("utf-8"))]
     assert statistics.items == gold_ids
     assert any(not any(row) for row in statistics.rows)  # an item with nothing on either side
@@ -200,7 +200,7 @@ def test_bootstrap_ci_against_rescoring_materialised_resamples(tmp_path):
         if _stable_number(record["id"]) % 3 == 0:
             record["labels"] = list(gold["labels"])
     result = _score_json(t6_st1, DEV / "semeval2021_t6_st1.json", predicted, tmp_path)
-    statistics = item_statistics(result)
+    statistics = result.statistics
     resamples = resample_indices(len(statistics.items), 200, 5)
     by_hand = sorted(_materialised_f1(gold_records, predicted, indices, tmp_path) for indices in resamples)
     expected = (by_hand[4], by_hand[194])  # nearest rank: the 5th and the 195th of 200
@@ -274,7 +274,7 @@ def test_pooled_techniques_give_the_same_resampled_scores(dev_submissions):
     results, _, _ = score_in_process(str(DEV), str(dev_submissions[0]), PROGRAM_DIR)
     for track, key in (("t6_st1", "t6_st1_f1_micro"), ("t6_st2", "t6_st2_f1"), ("flc", "flc_f1"),
                        ("t6_st3", "t6_st3_f1_macro")):
-        statistics = item_statistics(results[track])
+        statistics = results[track].statistics
         indices = resample_indices(len(statistics.items), 100, 2)
         expected = [aggregate(statistics, column_totals(statistics, draw))[key] for draw in indices]
         counts = ranking.resample_counts(len(statistics.items), 100, 2)
@@ -304,7 +304,7 @@ def _close(found, expected, label):
 
 def _resampled(result, seed):
     """(statistics, [(indices, the aggregate of their column totals)]) of a scored submission."""
-    statistics = item_statistics(result)
+    statistics = result.statistics
     assert aggregate(statistics, column_totals(statistics)) == result.scores
     draws = resample_indices(len(statistics.items), RESAMPLES, seed)
     return statistics, [(indices, aggregate(statistics, column_totals(statistics, indices))) for indices in draws]

@@ -20,7 +20,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from .problems import clip
 from .registry import BY_NAME
 from .report import _STYLE, _escape
-from .resampling import item_statistics
 from .result import ItemView, TrackResult
 
 FILE_NAME = "error_analysis.html"
@@ -34,7 +33,7 @@ def item_errors(result: TrackResult) -> List[Tuple[str, float]]:
     mass, Σ (predicted − precision sum) + (gold − recall sum) over techniques; a multilabel
     track's false positives + false negatives; any other track's ``item_error`` of the item's
     statistics."""
-    statistics = item_statistics(result)
+    statistics = result.statistics
     track = BY_NAME[result.track]
     if _is_span_track(statistics.columns):
         signs = [{"precision_sum": -1, "recall_sum": -1, "predicted": 1, "gold": 1}[column.split("|")[0]]
@@ -135,7 +134,7 @@ def render_error_analysis(results: Sequence[TrackResult]) -> str:
 
 def _track_section(result: TrackResult) -> List[str]:
     e = _escape
-    columns = item_statistics(result).columns
+    columns = result.statistics.columns
     spans = _is_span_track(columns)
     track = BY_NAME[result.track]
     if spans:

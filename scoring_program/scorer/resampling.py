@@ -2,7 +2,7 @@
 
 Generic: each track's ``score`` gives its per-item statistics (``result.statistics``, an
 ``ItemStatistics``) and its module declares their ``aggregate(statistics, totals, ops, key)`` and
-its ``LEADERBOARDS``; this module dispatches to them through the registry (``item_statistics``,
+its ``LEADERBOARDS``; this module dispatches to them through the registry (``result.statistics``,
 ``aggregate``), lists the leaderboards, and holds what is the same for every track: the
 resamples and the intervals (scoring a submission in process: ``in_process.py``). The row type, the column totals
 and the scalar operations live in ``per_item.py`` (light: the scoring path imports them; this
@@ -35,11 +35,6 @@ LEADERBOARDS: Tuple[Tuple[str, str, str, bool], ...] = tuple(
     (name, track.name, key, key not in track.lower_is_better) for track in TRACKS for name, key in track.leaderboards)
 
 CONFIDENCE = Fraction(95, 100)
-
-
-def item_statistics(result: TrackResult) -> ItemStatistics:
-    """The per-item sufficient statistics of a scored submission: what its track's ``score`` gave."""
-    return result.statistics
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
@@ -117,7 +112,7 @@ def ranking_intervals(result: TrackResult, resamples: int = INTERVAL_RESAMPLES, 
     """key -> the 95% percentile bootstrap interval of each ranking score of ``result`` (its
     track's ``LEADERBOARDS`` keys it reported), from ``resample_indices(items, resamples, seed)``;
     None when that would cost more than ``max_work`` (``interval_work``)."""
-    statistics = item_statistics(result)
+    statistics = result.statistics
     if max_work is not None and interval_work(statistics, resamples) > max_work:
         return None
     indices = resample_indices(len(statistics.items), resamples, seed)
@@ -139,7 +134,7 @@ def group_tables(result: TrackResult) -> List[Tuple[str, str, List[str], List[st
     specification = BY_NAME[result.track].group_tables
     if not specification:
         return []
-    statistics = item_statistics(result)
+    statistics = result.statistics
     totals = column_totals(statistics)
     tables = []
     for title, dimension, groups, counts, keys, note in specification:
