@@ -189,7 +189,7 @@ class Outcome:
                          for result in self.results}
         tables = None
         if self.detail == "full" and self.results:  # the tracks' tables by group (aggregates)
-            from scorer.resampling import group_tables
+            from scorer.groups import group_tables
             tables = {result.track: group_tables(result) for result in self.results}
         write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures, intervals, resamples,
                    tables)

@@ -2,7 +2,7 @@
 (That only a track's module knows its files: tests/test_track_ownership.py.)
 
 contract (score.py, locating the submission, the worker)
-  -> outputs (scores.json, the page, signatures, resampling: they ask the registry)
+  -> outputs (scores.json, the page, its tables by group, signatures, resampling: they ask the registry)
   -> tracks (the registry and the track modules)
   -> shared machinery (metrics, statistics, public-input helpers, sample text)
   -> readers (files, problems, settings, the result record)
@@ -20,7 +20,7 @@ LAYERS = {
 }
 MODULE_LAYER = {
     "score": "contract", "submission": "contract", "workers": "contract", "in_process": "contract",
-    "report": "outputs", "error_analysis": "outputs", "signature": "outputs", "resampling": "outputs",
+    "report": "outputs", "error_analysis": "outputs", "signature": "outputs", "resampling": "outputs", "groups": "outputs",
     "registry": "tracks", "contract": "tracks",
     "span_metric": "shared", "spans": "shared", "span_store": "shared", "multilabel": "shared",
     "meme_multilabel": "shared", "lcs": "shared", "nltk_tokens": "shared", "public_input": "shared",

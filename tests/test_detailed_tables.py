@@ -104,7 +104,7 @@ def test_a_phase_too_large_for_the_page_says_where_the_intervals_are(sample, tmp
 # --- the tables by group: hand-computed cases, and each group against the file cut to that group ----
 
 def _table(result, title):
-    from scorer.resampling import group_tables
+    from scorer.groups import group_tables
     found = [table for table in group_tables(result) if table[0] == title]
     assert len(found) == 1, [table[0] for table in group_tables(result)]
     _, _, labels, keys, rows, _ = found[0]

@@ -299,21 +299,36 @@ try:
     runpy.run_path(sys.argv[0].replace("score.py", "") + "%s", run_name="__main__")
 except SystemExit:
     pass
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("nltk", "regex", "pandas", "numpy", "yaml"))
-sys.stdout.write("HEAVY:" + ",".join(heavy) + "\\n")
+sys.stdout.write("MODULES:" + ",".join(sorted(sys.modules)) + "\\n")
 """
+
+
+def _modules_of_a_run(base, output):
+    """The modules a whole score.py process on ``base/input`` has imported when it ends."""
+    probe = IMPORT_PROBE % str(PROGRAM / "score.py")
+    process = subprocess.run([sys.executable, "-c", probe, str(base / "input"), str(base / output)],
+                             capture_output=True, text=True, cwd=str(base))
+    listed = [line for line in process.stdout.splitlines() if line.startswith("MODULES:")]
+    assert listed, process.stdout + process.stderr
+    return set(listed[0][len("MODULES:"):].split(","))
 
 
 def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
     run = run_score(tmp_path, REF, {name: PERFECT[name] for name in STDLIB_ONLY})
-    base = run.output.parent
-    probe = IMPORT_PROBE % str(PROGRAM / "score.py")
-    process = subprocess.run([sys.executable, "-c", probe, str(base / "input"), str(base / "out2")],
-                             capture_output=True, text=True, cwd=str(base))
-    assert "HEAVY:\n" in process.stdout, process.stdout + process.stderr
-    with_nlu = subprocess.run([sys.executable, "-c", probe, str(base / "input"), str(base / "out3")],
-                              capture_output=True, text=True, cwd=str(base))
-    assert "HEAVY:" in with_nlu.stdout
+    loaded = _modules_of_a_run(run.output.parent, "out2")
+    heavy = sorted(m for m in loaded if m.split(".")[0] in ("nltk", "regex", "pandas", "numpy", "yaml"))
+    assert heavy == []
+
+
+def test_the_platform_run_leaves_the_resampling_machinery_alone(tmp_path):
+    """Intervals are off by default (``interval_resamples`` 0): the page's tables by group
+    (``groups.py``) must not bring ``resampling.py`` and its ``random`` and ``fractions`` onto the
+    scoring path, 2.7 ms of every platform run's start-up (issue 21's benchmark)."""
+    run = run_score(tmp_path, REF, {name: PERFECT[name] for name in STDLIB_ONLY})
+    assert run.returncode == 0, run.stderr
+    loaded = _modules_of_a_run(run.output.parent, "out2")
+    assert "scorer.groups" in loaded  # (the tables by group were made)
+    assert sorted(loaded & {"scorer.resampling", "random", "fractions", "decimal", "statistics"}) == []
 
 
 @pytest.mark.parametrize("n", [0, 1, 4096, 4097, 9000])

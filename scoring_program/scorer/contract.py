@@ -42,7 +42,7 @@ TEST_INPUT : str or None, default None
 GROUP_TABLES : tuple of tables, default empty
     The detailed results' tables by group (Development page): each (title, dimension, groups,
     (label, column) counts shown, score keys, note). The statistics hold each group's copy of the
-    item's columns, ``<column>|<dimension>:<group>``; per group, ``resampling.group_tables`` puts
+    item's columns, ``<column>|<dimension>:<group>``; per group, ``groups.group_tables`` puts
     those totals in place of the item's and runs ``aggregate`` (absita: ABSA per polarity).
 ITEM_ERROR : str, default ''
     What ``item_error`` measures, in words, for the error analysis page.

@@ -210,7 +210,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
     (``detail`` "full"): track -> key -> the 95% bootstrap interval of each ranking score
     (``resampling.ranking_intervals`` from ``interval_resamples``; None: not computed, the phase
     is too large); ``tables`` (``detail`` "full"): track -> its tables by group
-    (``resampling.group_tables``).
+    (``groups.group_tables``).
 
     Every number is a score of ``scores.json`` or an aggregate the track computed from its
     per-item statistics (``result.details``, ``result.table``, ``result.confusions``): the page
