@@ -67,8 +67,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pandas as pd
 
 from ranking import PROGRAM_DIR
-from ranking.downloads import (Entry, discover, download_phase, export_of_phase, fact_sheet_description,
-                               method_description, read_descriptions, read_results_export, read_teams)
+from ranking.downloads import (Entry, check_export_meets_download, discover, download_phase, export_of_phase,
+                               fact_sheet_description, method_description, read_descriptions, read_results_export,
+                               read_teams)
 from ranking.figures import heatmap_figure, ranking_figure
 from ranking.labels import load_labels, primary_column
 from ranking.names import shown, unique_names
@@ -174,6 +175,7 @@ def run(args) -> int:
     phase = download_phase(entries, args.submissions)
     if export is not None:
         export = export_of_phase(export, phase, args.results)
+        check_export_meets_download(export, entries, args.results, args.submissions)
     described = descriptions_of(args, found, export)
     for entry in entries:
         description = described.get(entry.export_key()) or described.get(entry.owner) or {}

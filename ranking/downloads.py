@@ -392,6 +392,20 @@ def export_of_phase(export: List[ExportEntry], phase: str, path: str) -> List[Ex
     return [entry for entry in export if entry.phase in (phase, "")]
 
 
+def check_export_meets_download(export: List[ExportEntry], entries: List[Entry], path: str, download: str) -> None:
+    """Refuse a results export none of whose entries is in the download, before any scoring: every
+    submission would then be listed as not on the board and nothing ranked (another phase's or
+    competition's export, or a v1.5 download, whose names carry no submission ids)."""
+    on_board = ["%s-%s" % (entry.owner, entry.submission_id) for entry in export]
+    downloaded = {entry.export_key() for entry in entries} - {""}
+    if on_board and not downloaded.intersection(on_board):
+        raise SystemExit("rank_submissions: none of the %d entries of results export %s is in the download %s "
+                         "(the export's first: %s; the download's first: %s): export the board of the phase whose "
+                         "submissions were downloaded, from the same competition"
+                         % (len(on_board), shown(path), shown(download), shown(on_board[0]),
+                            shown(min(downloaded)) if downloaded else "no Codabench submission id"))
+
+
 def fact_sheet_description(answers: Dict[str, str]) -> Dict[str, str]:
     """(team, system, description, external data) from fact-sheet answers, by question key: the
     first key naming a team, a method or system, a description, external data or resources

@@ -411,6 +411,21 @@ def test_codabench_results_export_takes_exactly_the_boards_entries(setup, codabe
     assert "Participants" in tex and "Big model" in tex
 
 
+def test_a_results_export_that_misses_the_whole_download_is_refused_before_scoring(setup, codabench_bulk, tmp_path,
+                                                                                   capsys):
+    """Another competition's board (no owner-id of the download): not "ranked 0" with exit 0."""
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"Results - Test(77)": {"yves-900": {}, "zed-901": {}}}), encoding="utf-8")
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as refused:
+        rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                               "--results", str(path), "--quiet"])
+    message = str(refused.value.code)
+    assert message.startswith("rank_submissions: none of the 2 entries of results export ")
+    assert "first: yves-900;" in message and "first: alice_x-480)" in message
+    assert not out.exists() or not any(out.iterdir())  # refused before any scoring or output
+
+
 def test_select_best_and_all(setup, codabench_bulk, tmp_path):
     out = tmp_path / "all"
     assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
