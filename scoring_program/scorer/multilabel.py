@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .per_item import ItemStatistics, ScalarOps, Totals, numpy_mean  # noqa: F401 (numpy_mean: tests import it here)
+from .per_item import ItemStatistics, ScalarOps, Totals
 from .result import TechniqueRow
 
 KINDS = ("tp", "fp", "fn")  # the per-class columns, "<kind>|<class>"
@@ -58,22 +58,6 @@ def count_classes(pairs: Iterable[Tuple[AbstractSet[str], AbstractSet[str]]],
     return counts
 
 
-def sklearn_prf(tp: int, fp: int, fn: int, zero_division: float = 1.0) -> Tuple[float, float, float]:
-    """Precision, recall and F1 exactly as scikit-learn 0.23.2 evaluates them (same float steps).
-
-    >>> sklearn_prf(0, 0, 0)  # absent on both sides
-    (1.0, 1.0, 1.0)
-    >>> sklearn_prf(0, 0, 3)  # gold only: P is 0/0 -> 1, R = 0, F1 = 0
-    (1.0, 0.0, 0.0)
-    """
-    precision = tp / (tp + fp) if tp + fp else float(zero_division)
-    recall = tp / (tp + fn) if tp + fn else float(zero_division)
-    denominator = precision + recall  # beta² · P + R with beta = 1
-    if denominator == 0.0:
-        denominator = 1.0
-    return precision, recall, 2.0 * precision * recall / denominator
-
-
 class MultilabelScores:
     """Micro- and macro-F1, the micro precision and recall, and the per-class table rows."""
 
@@ -105,11 +89,11 @@ def micro_macro(counts: Dict[str, ClassCounts], classes: Sequence[str]) -> Multi
 
 def class_rows(totals: Totals, classes: Sequence[str]) -> List[TechniqueRow]:
     """One table row per class, in list order, from the column totals: its P, R and F1 are the
-    steps of ``aggregate`` (``_sklearn_prf``) on that class's counts."""
+    steps of ``aggregate`` (``sklearn_prf``) on that class's counts."""
     rows = []
     for label in classes:
         tp, fp, fn = totals["tp|" + label], totals["fp|" + label], totals["fn|" + label]
-        precision, recall, f1 = _sklearn_prf(tp, fp, fn, ScalarOps)
+        precision, recall, f1 = sklearn_prf(tp, fp, fn)
         rows.append(TechniqueRow(label, precision, recall, f1, tp + fn, tp + fp, tp, fp, fn))
     return rows
 
@@ -119,7 +103,7 @@ def micro_precision_recall(totals: Totals, classes: Sequence[str]) -> Tuple[floa
     tp = fp = fn = 0
     for label in classes:
         tp, fp, fn = tp + totals["tp|" + label], fp + totals["fp|" + label], fn + totals["fn|" + label]
-    precision, recall, _ = _sklearn_prf(tp, fp, fn, ScalarOps)
+    precision, recall, _ = sklearn_prf(tp, fp, fn)
     return precision, recall
 
 
@@ -139,9 +123,16 @@ def class_totals(counts: Dict[str, ClassCounts], classes: Sequence[str]) -> Dict
     return totals
 
 
-def _sklearn_prf(tp, fp, fn, ops):
-    """``sklearn_prf`` (zero_division=1) through ``ops``: the same float steps on numbers or arrays
-    (a zero P + R gives 2·0·0 / 1 there and the default 0.0 here: the same 0.0)."""
+def sklearn_prf(tp, fp, fn, ops=ScalarOps):
+    """Precision, recall and F1 exactly as scikit-learn 0.23.2 evaluates them with
+    ``zero_division=1`` (same float steps), through ``ops``: on numbers or on arrays of resamples.
+    (scikit-learn divides 2·P·R by 1 when P + R is 0, here the default 0.0: the same 0.0.)
+
+    >>> sklearn_prf(0, 0, 0)  # absent on both sides
+    (1.0, 1.0, 1.0)
+    >>> sklearn_prf(0, 0, 3)  # gold only: P is 0/0 -> 1, R = 0, F1 = 0
+    (1.0, 0.0, 0.0)
+    """
     precision = ops.divide(tp, tp + fp, 1.0)
     recall = ops.divide(tp, tp + fn, 1.0)
     return precision, recall, ops.divide(2.0 * precision * recall, precision + recall, 0.0)
@@ -163,9 +154,9 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
     for label in classes:
         c_tp, c_fp, c_fn = totals["tp|" + label], totals["fp|" + label], totals["fn|" + label]
         if not micro_only:
-            f1_by_class[label] = _sklearn_prf(c_tp, c_fp, c_fn, ops)[2]
+            f1_by_class[label] = sklearn_prf(c_tp, c_fp, c_fn, ops)[2]
         tp, fp, fn = tp + c_tp, fp + c_fp, fn + c_fn
-    scores = {prefix + "_f1_micro": _sklearn_prf(tp, fp, fn, ops)[2]}
+    scores = {prefix + "_f1_micro": sklearn_prf(tp, fp, fn, ops)[2]}
     if not micro_only:
         scores[prefix + "_f1_macro"] = ops.mean([f1_by_class[label] for label in sorted(classes)])
     return scores
