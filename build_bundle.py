@@ -49,7 +49,7 @@ sys.path.insert(0, os.path.join(ROOT, "starting_kit"))
 import yaml  # noqa: E402
 
 from bundle.checker import Report, check_bundle  # noqa: E402
-from bundle.gold import GoldError, check_gold  # noqa: E402
+from bundle.gold import check_gold  # noqa: E402
 from bundle.platforms import (V15_YAML, V2_YAML, competition_tracks, date_lines, edition, ignored_keys,  # noqa: E402
                               solution_name, sorted_phases, v15_yaml, v2_yaml)
 from bundle.public_data import derive_public_data, public_ids  # noqa: E402
@@ -78,10 +78,10 @@ class BuildError(Exception):
         self.lines = list(lines)
 
 
-def _zip_bytes(entries: Dict[str, str], data: Dict[str, bytes]) -> bytes:
+def _zip_bytes(entries: Dict[str, str], data: Dict[str, bytes], first: Tuple[str, ...] = ()) -> bytes:
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "x.zip")
-        write_zip(path, entries, data.items())
+        write_zip(path, entries, data.items(), first=first)
         with open(path, "rb") as handle:
             return handle.read()
 
@@ -177,8 +177,6 @@ class Upload:
         self.report = Report()
         self.releases: List[Tuple[str, str, str]] = []  # (phase label, public data zip, starting kit zip)
         self.samples: Dict[str, bytes] = {}
-        self.config: Dict[str, Any] = {}
-        self.tracks: Sequence = ()
 
 
 def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, settings: Dict[str, bytes],
@@ -219,12 +217,11 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
             extra.update(track.reference_data_extras(os.path.join(reference_root, folder)))
         nested[phase["reference_data"]] = _zip_bytes(folder_entries(os.path.join(reference_root, folder)), extra)
     first_folder = phase_folder(first)
-    kit_base = {name: _read(os.path.join(KIT, name)) for name in KIT_FILES}
+    kit = {name: _read(os.path.join(KIT, name)) for name in KIT_FILES}
     expected = sample_scores(PROGRAM, os.path.join(reference_root, first_folder), samples[first["reference_data"]])
-    kit_base["README.md"] = (fill_template(kit_base["README.md"].decode("utf-8"), tracks)
-                             + generated_sections(tracks, expected, str(first["label"]))).encode("utf-8")
-    kit_base.update({"scoring_program/" + name: data for name, data in program.items()})
-    kit = dict(kit_base)
+    kit["README.md"] = (fill_template(kit["README.md"].decode("utf-8"), tracks)
+                        + generated_sections(tracks, expected, str(first["label"]))).encode("utf-8")
+    kit.update({"scoring_program/" + name: data for name, data in program.items()})
     kit.update({"public_data/%s/%s" % (first_folder, name): data for name, data in public_of[first_folder].items()})
     kit["sample_submission.zip"] = samples[first["reference_data"]]
     kit_zip = _zip_bytes({}, kit)
@@ -259,13 +256,10 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
         files[solution_name(phase)] = samples[phase["reference_data"]]
     files[V15_YAML] = v15_yaml(shown).encode("utf-8")
     files[V2_YAML] = v2_yaml(shown, solutions).encode("utf-8")
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, UPLOAD)
-        # Codalab v1.5 reads the first entry whose name contains ".yaml": the v1.5 yaml comes first
-        write_zip(path, {}, files.items(), first=(V15_YAML,))
-        upload.files[UPLOAD] = _read(path)
+    # Codalab v1.5 reads the first entry whose name contains ".yaml": the v1.5 yaml comes first
+    upload.files[UPLOAD] = _zip_bytes({}, files, first=(V15_YAML,))
     upload.files[KIT_ZIP] = kit_zip
-    upload.samples, upload.config, upload.tracks = samples, shown, list(tracks)
+    upload.samples = samples
     return upload
 
 
@@ -377,10 +371,7 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
                 stage_reference_data(staged, phases, chosen, edition_ref)
             else:
                 edition_ref = staged
-            try:
-                upload = build_upload(config, chosen, edition_ref, settings, program, release_all, track, edition_work)
-            except GoldError as error:
-                raise BuildError(error.lines)
+            upload = build_upload(config, chosen, edition_ref, settings, program, release_all, track, edition_work)
             uploads.append(upload)
             if check:
                 with tempfile.TemporaryDirectory() as folder:

@@ -55,7 +55,7 @@ from scorer.options import OTHER_PHASES
 from scorer.registry import TRACKS
 
 from .fact_sheet import fact_sheet_problems
-from .platforms import V15_YAML, V2_YAML
+from .platforms import V15_YAML, V2_YAML, sorted_phases
 from .rules import COMPETITION_KEYS, PHASE_KEYS
 from .watcher import DetailedResultsWatcher
 
@@ -493,7 +493,7 @@ def check_held_back(v15: Dict[str, Any], codabench: Dict[str, Any], release_all:
     """Nothing of a phase after the first in the upload (unless ``release_all``), no entry that neither
     yaml names, and no phase's reference data naming the ids of a later phase."""
     config, v2 = v15["config"], codabench["config"]
-    phases = sorted(config["phases"].values(), key=lambda p: p["phasenumber"])
+    phases = sorted_phases(config)
     named = {V15_YAML, V2_YAML, config.get("image"), v2.get("terms")} | set((config.get("html") or {}).values())
     for phase in phases:
         named |= {phase[field] for field in ("scoring_program", "reference_data", "public_data", "starting_kit")
@@ -553,7 +553,7 @@ def check_bundle(path: str, samples: Dict[str, bytes], broken: bytes, python: Se
     config = v15["config"]
     keys = list(config["leaderboard"]["columns"])
     jobs = []  # (files, phase zips, submission, layout, label, expect success, single track)
-    phases = sorted(config["phases"].values(), key=lambda p: p["phasenumber"])
+    phases = sorted_phases(config)
     for number, phase in enumerate(phases):
         sample = samples.get(phase["reference_data"])
         task = codabench["tasks"][codabench["phases"][number]["tasks"][0]]

@@ -14,12 +14,6 @@ import tempfile
 from typing import List, Sequence
 
 
-class GoldError(Exception):
-    def __init__(self, lines: Sequence[str]) -> None:
-        super().__init__(lines[0] if lines else "")
-        self.lines = list(lines)
-
-
 def check_gold(folder: str, tracks: Sequence, phase_label: str, shown: str = "") -> List[str]:
     """One line per problem of the gold of ``tracks`` in ``folder`` (a phase's reference data),
     naming it as ``shown`` (the organiser's folder, when ``folder`` is a staged copy)."""

@@ -196,7 +196,6 @@ KEYS: Tuple[Key, ...] = (
     Key(BLOCK + ".fact_sheet", "fact_sheet", DERIVED, v15="—",
         note="the questions of `fact_sheet` when `enable_per_submission_metadata` is true", example=None),
 )
-BY_PLACE = {key.where: key for key in KEYS}
 COMPETITION_KEYS = frozenset(key.where.split(".")[0] for key in KEYS if key.level != "block")
 PHASE_KEYS = frozenset(key.name for key in KEYS if key.level == "phase")
 COLUMN_KEYS = frozenset(key.name for key in KEYS if key.level == "column")
@@ -300,6 +299,17 @@ def _copy_value(source: Dict[str, Any], key: Key) -> Any:
     return source.get(key.name, key.default)
 
 
+def _copied(source: Dict[str, Any], keys: Sequence[Key]) -> Dict[str, Any]:
+    """The values ``source`` (a phase or a column) gives the copied ``keys``, under their Codabench
+    names within the phase's or column's entry."""
+    entry = {}
+    for key in keys:
+        value = _copy_value(source, key)
+        if value is not None:
+            entry[key.codabench.split(".")[-1]] = value
+    return entry
+
+
 def v2_config(config: Dict[str, Any], solutions: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
     """The native Codabench competition.yaml (as a mapping) of an edition; ``solutions``: the
     sample-submission zip of each phase that has one (reference-data zip name -> entry name)."""
@@ -328,10 +338,7 @@ def v2_config(config: Dict[str, Any], solutions: Optional[Dict[str, str]] = None
             solution_list.append({"index": len(solution_list), "name": "Sample submission (%s)" % phase["label"],
                                   "path": solutions[phase["reference_data"]], "tasks": [index]})
         entry: Dict[str, Any] = {"index": index}
-        for key in phase_copies:
-            value = _copy_value(phase, key)
-            if value is not None:
-                entry[key.codabench.split(".")[-1]] = value
+        entry.update(_copied(phase, phase_copies))
         entry.update({"start": _text(start), "end": _text(end), "tasks": [index],
                       "hide_output": False,  # it would also hide the logs where participants read their errors
                       "hide_score_output": bool(extra.get("hide_score_output", False))})
@@ -349,10 +356,7 @@ def v2_config(config: Dict[str, Any], solutions: Optional[Dict[str, str]] = None
     written = []
     for index, (name, column) in enumerate(columns):
         entry = {"key": name, "index": index}
-        for key in column_copies:
-            value = _copy_value(column, key)
-            if value is not None:
-                entry[key.codabench.split(".")[-1]] = value
+        entry.update(_copied(column, column_copies))
         written.append(entry)
     v2["leaderboards"] = [{"title": board["label"], "key": str(board_key), "submission_rule": SUBMISSION_RULE,
                            "primary_index": [name for name, _ in columns].index(ranking), "columns": written}]

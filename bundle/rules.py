@@ -18,8 +18,8 @@ import os
 import re
 from typing import Any, Dict, List
 
-from .platforms import BLOCK, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, KEYS, PHASE_KEYS, \
-    competition_tracks
+from .platforms import BLOCK, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, DERIVED, KEYS, PHASE_KEYS, REFUSED, \
+    competition_tracks, sorted_phases
 
 FILE_FIELDS = ("scoring_program", "reference_data", "input_data", "ingestion_program", "public_data",
                "starting_kit")
@@ -60,9 +60,7 @@ def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_
     if not isinstance(config.get("end_date"), (datetime.date, datetime.datetime)):
         add("competition.yaml: end_date must be an unquoted date or datetime: the end of the last phase "
             "(without it the last phase never ends on Codabench)")
-    for key in KEYS:
-        if key.level == "top" and key.allowed is not None:
-            _allowed(key, config, "competition.yaml", problems)
+    _allowed_values("top", config, "competition.yaml", problems)
     _codabench_block(config, problems)
     html = config.get("html")
     if not isinstance(html, dict):
@@ -139,9 +137,7 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
                 "the phase's folder of reference data" % where)
         if index == 0 and phase.get("auto_migration"):
             add("%s: auto_migration cannot be true on the first phase (Codabench refuses it)" % where)
-        for key in KEYS:
-            if key.level == "phase" and key.allowed is not None:
-                _allowed(key, phase, where, problems)
+        _allowed_values("phase", phase, where, problems)
         if "color" in phase and phase["color"] not in COLORS:
             add("%s: color must be one of %s" % (where, ", ".join(sorted(COLORS))))
         result.append(phase)
@@ -155,16 +151,23 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
     return result
 
 
+def _allowed_values(level: str, mapping: Dict[str, Any], where: str, problems: List[str]) -> None:
+    """``_allowed`` for every key of ``level`` whose row in ``platforms.KEYS`` limits its values."""
+    for key in KEYS:
+        if key.level == level and key.allowed is not None:
+            _allowed(key, mapping, where, problems)
+
+
 def _allowed(key, mapping: Dict[str, Any], where: str, problems: List[str]) -> None:
     """A problem when ``mapping`` sets ``key`` to a value its row in ``platforms.KEYS`` refuses (for
     the keys both platforms must agree on, such as force_submission_to_leaderboard, also when absent)."""
-    required = key.rule == "derived" and key.level == "top"
+    required = key.rule == DERIVED and key.level == "top"
     if key.name not in mapping and not required:
         return
     value = mapping.get(key.name)
     if value in key.allowed and (value is not None or key.name in mapping or None in key.allowed):
         return
-    if key.rule == "refused":
+    if key.rule == REFUSED:
         problems.append("%s: %s is refused (Codabench: %s; Codalab v1.5 would behave differently): leave it out"
                         % (where, key.name, key.note))
     else:
@@ -199,9 +202,7 @@ def _codabench_block(config: Dict[str, Any], problems: List[str]) -> None:
         elif key not in CODABENCH_KEYS:
             add("competition.yaml: %s.%s is not a known Codabench setting (known: %s)"
                 % (BLOCK, key, ", ".join(sorted(CODABENCH_KEYS))))
-    for key in KEYS:
-        if key.level == "block" and key.allowed is not None:
-            _allowed(key, values, "competition.yaml: %s" % BLOCK, problems)
+    _allowed_values("block", values, "competition.yaml: %s" % BLOCK, problems)
     email = values.get("contact_email")
     if email is not None and (not isinstance(email, str) or len(email) > 256 or not EMAIL.match(email)):
         add("competition.yaml: %s.contact_email must be one e-mail address (at most 256 characters)" % BLOCK)
@@ -324,7 +325,7 @@ def left_out(config: Dict[str, Any], reference_root: str, tracks) -> List[str]:
     of it in competition.yaml): the build leaves that gold out of the upload."""
     chosen = competition_tracks(config, tracks)
     lines = []
-    for phase in sorted(config["phases"].values(), key=lambda p: p["phasenumber"]):
+    for phase in sorted_phases(config):
         path = os.path.join(reference_root, phase_folder(phase))
         for track in tracks:
             gold = track.find_gold(path)
