@@ -67,9 +67,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pandas as pd
 
 from ranking import PROGRAM_DIR
-from ranking.downloads import (Entry, check_export_meets_download, discover, download_phase, export_of_phase,
-                               fact_sheet_description, method_description, read_descriptions, read_results_export,
-                               read_teams)
+from ranking.downloads import (Entry, check_export_meets_download, discover, download_phase, export_descriptions,
+                               export_of_phase, method_descriptions, read_descriptions, read_results_export, read_teams)
 from ranking.figures import heatmap_figure, ranking_figure
 from ranking.labels import load_labels, primary_column
 from ranking.names import shown, unique_names
@@ -141,13 +140,9 @@ def name_rows(ranked: Sequence[Scored]) -> None:
 
 def descriptions_of(args, found, export) -> Dict[str, Dict[str, str]]:
     """Participant (owner, or Codabench's "<owner>-<id>") -> system, description, external data."""
-    described: Dict[str, Dict[str, str]] = {}
-    for owner, fields in found.descriptions.items():
-        described[owner] = method_description(fields)
+    described = method_descriptions(found)
     if export:
-        for item in export:
-            if item.answers:
-                described["%s-%s" % (item.owner, item.submission_id)] = fact_sheet_description(item.answers)
+        described.update(export_descriptions(export))
     if args.descriptions:
         described.update(read_descriptions(args.descriptions))
     return described
@@ -178,7 +173,7 @@ def run(args) -> int:
         check_export_meets_download(export, entries, args.results, args.submissions)
     described = descriptions_of(args, found, export)
     for entry in entries:
-        description = described.get(entry.export_key()) or described.get(entry.owner) or {}
+        description = entry.description = described.get(entry.export_key()) or described.get(entry.owner) or {}
         entry.system = description.get("system", "")
         # the team's name: from --teams, else the one its fact sheet gives, else the platform's
         organisers = next((teams[key] for key in entry.keys() if key in teams), None)
@@ -200,7 +195,7 @@ def run(args) -> int:
         scored = score_all(entries, phase_dir, args.jobs, progress=not args.quiet)
         TIMINGS["scoring"] = time.perf_counter() - started
         signature = signature_of(args, phase_dir, applied)
-    on_board = {"%s-%s" % (e.owner, e.submission_id) for e in export} if export is not None else None
+    on_board = {e.key() for e in export} if export is not None else None
     # --select best: the board's primary column in competition.yaml, as the platform sorts by it
     ranked, skipped, failed = select(scored, args.select, primary_column(), on_board)
     if on_board is not None:
@@ -216,12 +211,11 @@ def run(args) -> int:
                             for s in failed],
                     skipped=[(s.entry.team, s.entry.owner, s.entry.submission, why) for s, why in skipped],
                     notes=list(found.notes))
-    described_rows = [(s, description) for s in ranked if not s.entry.baseline
-                      for description in [described.get(s.entry.export_key()) or described.get(s.entry.owner)]
-                      if description]
-    rows = [{"Team": s.entry.name, "System": description.get("system", "") or s.entry.submission,
-             "Description": description.get("description", ""), "External data": description.get("external data", "")}
-            for s, description in described_rows]
+    described_rows = [s for s in ranked if not s.entry.baseline and s.entry.description]
+    rows = [{"Team": s.entry.name, "System": s.entry.system or s.entry.submission,
+             "Description": s.entry.description.get("description", ""),
+             "External data": s.entry.description.get("external data", "")}
+            for s in described_rows]
     if rows:
         report.descriptions = pd.DataFrame(rows, columns=["Team", "System", "Description", "External data"])
 
@@ -275,7 +269,7 @@ def run(args) -> int:
                            columns=["team", "owner", "submission", "why"]), signature)
     if report.descriptions is not None:
         participants = report.descriptions.copy()
-        participants.insert(1, "Owner", [s.entry.owner for s, _ in described_rows])  # the platform's account
+        participants.insert(1, "Owner", [s.entry.owner for s in described_rows])  # the platform's account
         write_csv(os.path.join(out, "participants.csv"), participants.map(lambda v: shown(v, 10000)), signature)
     write_text(os.path.join(out, "results.md"), markdown(boards, keys_of, report))
     write_text(os.path.join(out, "results.tex"), latex(boards, keys_of, report))

@@ -76,6 +76,7 @@ class Entry:
     system: str = ""  # the system's name from a description, when one was given
     phase: str = ""  # Codabench's phase id (the PhaseId in a bulk name); "" when unknown
     claimed: bool = False  # the team name is the participant's own (fact sheet, method.txt)
+    description: Dict[str, str] = field(default_factory=dict)  # its team, system, description, external data
 
     def keys(self) -> List[str]:
         """What a --teams CSV may name this submission by."""
@@ -279,6 +280,10 @@ class ExportEntry:
     answers: Dict[str, str]
     phase: str = ""  # the phase id of its board ("<title> - <phase>(<id>)"); "" when unknown
 
+    def key(self) -> str:
+        """``<owner>-<submission id>``, as ``Entry.export_key`` names the downloaded submission."""
+        return "%s-%s" % (self.owner, self.submission_id)
+
 
 BOARD_PHASE = re.compile(r"\((\d+)\)\s*$")
 MAX_EXPORT_MEMBER_BYTES = 50 * 1024 ** 2
@@ -396,7 +401,7 @@ def check_export_meets_download(export: List[ExportEntry], entries: List[Entry],
     """Refuse a results export none of whose entries is in the download, before any scoring: every
     submission would then be listed as not on the board and nothing ranked (another phase's or
     competition's export, or a v1.5 download, whose names carry no submission ids)."""
-    on_board = ["%s-%s" % (entry.owner, entry.submission_id) for entry in export]
+    on_board = [entry.key() for entry in export]
     downloaded = {entry.export_key() for entry in entries} - {""}
     if on_board and not downloaded.intersection(on_board):
         raise SystemExit("rank_submissions: none of the %d entries of results export %s is in the download %s "
@@ -448,9 +453,19 @@ def read_descriptions(path: str) -> Dict[str, Dict[str, str]]:
         except SystemExit:
             found = Download()
         if found.descriptions:
-            return {owner: method_description(fields) for owner, fields in found.descriptions.items()}
+            return method_descriptions(found)
     entries, _ = read_results_export(path)
-    return {"%s-%s" % (e.owner, e.submission_id): fact_sheet_description(e.answers) for e in entries if e.answers}
+    return export_descriptions(entries)
+
+
+def method_descriptions(found: Download) -> Dict[str, Dict[str, str]]:
+    """owner -> description, from the download's method.txt files (Codalab v1.5)."""
+    return {owner: method_description(fields) for owner, fields in found.descriptions.items()}
+
+
+def export_descriptions(export: List[ExportEntry]) -> Dict[str, Dict[str, str]]:
+    """``<owner>-<submission id>`` -> description, from a results export's fact-sheet answers."""
+    return {entry.key(): fact_sheet_description(entry.answers) for entry in export if entry.answers}
 
 
 # --- one submission as res/ ---------------------------------------------------------------------------

@@ -67,7 +67,7 @@ def load_labels(path: Optional[str] = None) -> Tuple[Dict[str, str], Dict[str, s
     return labels, titles
 
 
-def board_title(board_name: str, track: str, key: str, labels: Dict[str, str], titles: Dict[str, str]) -> str:
+def board_title(track: str, key: str, labels: Dict[str, str], titles: Dict[str, str]) -> str:
     """A leaderboard's title: the track's title, and the key's label when the track has several
     leaderboards (absita's ATE, ABSA and SA)."""
     if len(BY_NAME[track].leaderboards) > 1:

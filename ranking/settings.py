@@ -61,23 +61,20 @@ def phase_reference(reference_dir: str, settings_file: Optional[str], work: str)
     order, as shown). ``work``: a folder that lives as long as the scoring."""
     own = os.path.join(reference_dir, CONFIG_NAME)
     phase_file = os.path.join(PHASE_SETTINGS_DIR, os.path.basename(os.path.normpath(reference_dir)) + ".json")
-    applied: List[str] = []
-    values: dict = {}
+    has_own = os.path.isfile(own)
     files: List[Tuple[str, dict]] = []  # (as shown, its values), in the order they apply
-    if os.path.isfile(own):
-        applied.append(own)
+    if has_own:
         files.append((own, _read_settings(own)))
     elif os.path.isfile(phase_file):
         files.append((os.path.relpath(phase_file, ROOT), _read_settings(phase_file)))
-        values.update(files[-1][1])
-        applied.append(os.path.relpath(phase_file, ROOT))
     if settings_file:
-        if os.path.isfile(own):
-            values.update(files[0][1])
         files.append((settings_file, _read_settings(settings_file)))
-        values.update(files[-1][1])
-        applied.append(settings_file)
     check_settings(files)
+    applied = [path for path, _ in files]
+    values: dict = {}
+    if not (has_own and not settings_file):  # (the phase's own settings alone are already beside its gold)
+        for _, file_values in files:
+            values.update(file_values)
     if not values:
         return reference_dir, applied
     # a copy of the gold beside the settings (a symbolic link needs a privilege on Windows)

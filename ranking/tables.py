@@ -53,7 +53,7 @@ class Report:
     descriptions: Optional[pd.DataFrame] = None  # team, system, description, external data
 
     def board_title(self, board: Board) -> str:
-        return board_title(board.name, board.track, board.key, self.labels, self.titles)
+        return board_title(board.track, board.key, self.labels, self.titles)
 
 
 def number(value) -> str:
