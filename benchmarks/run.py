@@ -22,6 +22,7 @@ against the time of scoring them (``--only-resampling``: that section alone).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
@@ -464,19 +465,20 @@ def nlu_real(repeat, folder, program, rescore_count=30):
         measure([sys.executable] + warm_up + [os.path.join(folder, "out")], env)  # bytecode written
     programs = [("score", program, plain), ("cached", program, cached)] + (
         [("today", baseline, plain)] if baseline else [])
-    for _ in range(repeat):
-        for name, prog, base in programs[:2]:
+
+    def timed(chosen):
+        for name, prog, base in chosen:
             seconds, _, _, cpu_s, _ = measure_all([sys.executable, prog, base, os.path.join(folder, "out")], env)
             runs[name].append(seconds)
             cpu[name].append(cpu_s)
+
+    for _ in range(repeat):
+        timed(programs[:2])
         wall_s, cpu_s = subprocess.run(oracle("nltk_word_tokenize", plain), stdout=subprocess.PIPE,
                                        universal_newlines=True, env=env, check=True).stdout.split()
         runs["nltk"].append(float(wall_s))
         cpu["nltk"].append(float(cpu_s))
-        for name, prog, base in programs[2:]:
-            seconds, _, _, cpu_s, _ = measure_all([sys.executable, prog, base, os.path.join(folder, "out")], env)
-            runs[name].append(seconds)
-            cpu[name].append(cpu_s)
+        timed(programs[2:])
     result["runs"], result["cpu"] = runs, cpu
     result["load"] = "%.1f" % os.getloadavg()[0] if hasattr(os, "getloadavg") else "unknown"
     result["ratios"] = {name: statistics.median(t / n for t, n in zip(times, runs["nltk"]))
@@ -494,7 +496,7 @@ def nlu_real(repeat, folder, program, rescore_count=30):
             out = os.path.join(base, "output")
             measure([sys.executable, prog, base, out], env)
             outputs.append(_scores_json(out))
-        identical.append((name, len(set(outputs)) == 1, json_scores(outputs[0])))
+        identical.append((name, len(set(outputs)) == 1, json.loads(outputs[0])))
     result["identical"] = identical
     # 3. memory at ×1 and ×10: the real data and the benchmark's input
     memory = []
@@ -566,13 +568,11 @@ def nlu_real(repeat, folder, program, rescore_count=30):
     return result
 
 
-def json_scores(text):
-    import json
-    return json.loads(text)
+NLU_HEADER = "## nlu on the real data (issue 23)"
 
 
 def nlu_section(result):
-    header = "## nlu on the real data (issue 23)"
+    header = NLU_HEADER
     if result is None:
         return "\n".join([header, "", "Not measured: ../shared/data/aidea_nlu is not beside the project."])
     runs, ratios = result["runs"], result["ratios"]
@@ -635,9 +635,6 @@ def nlu_section(result):
                      % (count, rescore_s, count, separate_s, rescore_s / separate_s, rescore_cpu, separate_cpu,
                         rescore_cpu / separate_cpu, "holds" if rescore_s / separate_s <= 0.2 else "does not hold"))
     return "\n".join(lines)
-
-
-NLU_HEADER = "## nlu on the real data (issue 23)"
 
 
 def startup(repeat, folder):
