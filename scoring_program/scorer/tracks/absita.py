@@ -117,11 +117,15 @@ class TermCounts:
 
 
 def term_counts(predicted: Set[Hashable], gold: Set[Hashable], compatible) -> TermCounts:
-    exact = predicted & gold
-    rest_predicted = sorted(predicted - exact, key=repr)
-    rest_gold = sorted(gold - exact, key=repr)
-    partial = maximum_matching(rest_gold, rest_predicted, compatible) if rest_predicted and rest_gold else 0
-    return TermCounts(len(exact), partial, len(predicted), len(gold))
+    """The exact and partial matches of ``term_partners`` and the two sides' sizes."""
+    return partner_counts(term_partners(predicted, gold, compatible), predicted, gold)
+
+
+def partner_counts(partners: Dict[Hashable, Tuple[str, Hashable]], predicted: Set[Hashable],
+                   gold: Set[Hashable]) -> TermCounts:
+    """``TermCounts`` of the matching ``partners`` (``term_partners``) between ``predicted`` and ``gold``."""
+    partial = sum(1 for kind, _ in partners.values() if kind == "partial")
+    return TermCounts(len(partners) - partial, partial, len(predicted), len(gold))
 
 
 def _share_word(a, b) -> bool:
@@ -283,10 +287,10 @@ def _statistics(prediction: Review, gold: Review) -> Statistics:
     if prediction.aspects is not None:
         predicted_terms = {normalise(a) for a in prediction.aspects}
         gold_terms = {normalise(a) for a in gold.aspects or ()}
-        statistics.ate = term_counts(predicted_terms, gold_terms, _share_word)
+        partner = term_partners(predicted_terms, gold_terms, _share_word)
+        statistics.ate = partner_counts(partner, predicted_terms, gold_terms)
         # By length (words of the gold term): a matched predicted term counts in its gold
         # partner's length, an unmatched one in its own.
-        partner = term_partners(predicted_terms, gold_terms, _share_word)
         for term in gold_terms:
             _add(groups, "ate_gold", "length", term_length(term))
         for term in predicted_terms:
@@ -298,9 +302,9 @@ def _statistics(prediction: Review, gold: Review) -> Statistics:
         if prediction.polarities is not None:
             predicted_pairs = {(normalise(a), p) for a, p in zip(prediction.aspects, prediction.polarities)}
             gold_pairs = {(normalise(a), p) for a, p in zip(gold.aspects or (), gold.polarities or ())}
-            statistics.absa = term_counts(predicted_pairs, gold_pairs, _share_word)
-            # By polarity: a match joins two pairs of the same polarity.
             partner = term_partners(predicted_pairs, gold_pairs, _share_word)
+            statistics.absa = partner_counts(partner, predicted_pairs, gold_pairs)
+            # By polarity: a match joins two pairs of the same polarity.
             for pair in gold_pairs:
                 _add(groups, "absa_gold", "polarity", POLARITY_NAMES[pair[1]])
             for pair in predicted_pairs:
@@ -338,8 +342,8 @@ def rounded_score(score: float) -> int:
 
 
 def term_partners(predicted: Set[Hashable], gold: Set[Hashable], compatible) -> Dict[Hashable, Tuple[str, Hashable]]:
-    """Each matched predicted term -> ("exact" or "partial", its gold partner), by the matching
-    ``term_counts`` counts (exact matches first, then a maximum one-to-one partial matching)."""
+    """Each matched predicted term -> ("exact" or "partial", its gold partner): exact matches first,
+    then a maximum one-to-one partial matching of the rest (what ``term_counts`` counts)."""
     exact = predicted & gold
     partners: Dict[Hashable, Tuple[str, Hashable]] = {term: ("exact", term) for term in exact}
     rest_predicted = sorted(predicted - exact, key=repr)
