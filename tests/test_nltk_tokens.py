@@ -18,7 +18,7 @@ import sys
 import pytest
 
 from conftest import nltk_data_dir, shared_path
-from scorer.nltk_tokens import PUNCTUATION, Tokenizer, _final_period, find_punkt, load_punkt
+from scorer.nltk_tokens import PUNCTUATION, Tokenizer, _final_period, find_punkt, load_punkt, words_with_content
 from scorer.tracks import nlu
 
 NLU = ("data", "aidea_nlu")
@@ -122,7 +122,7 @@ def test_random_and_adversarial_strings_give_nltks_tokens(tokenizer, nltk_oracle
         expected = nltk_oracle(text)
         if tokenizer.word_tokenize(text) != expected:
             differences.append(text)
-        if nlu.words_with_content(text) > len(scored(expected)):
+        if words_with_content(text) > len(scored(expected)):
             over.append(text)
     assert differences == [] and over == []
 
@@ -161,7 +161,7 @@ def test_punkt_sentences_equal_nltks_punkt_on_long_words_and_many_ends(nltk_orac
 
 def test_the_answer_bound_on_real_texts(tokenizer):
     for text in real_texts():
-        assert nlu.words_with_content(text) <= len(tokenizer.tokens(text))
+        assert words_with_content(text) <= len(tokenizer.tokens(text))
 
 
 def test_hostile_answers_are_refused_before_tokenizing(tmp_path, monkeypatch):

@@ -318,6 +318,7 @@ def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
     loaded = _modules_of_a_run(run.output.parent, "out2")
     heavy = sorted(m for m in loaded if m.split(".")[0] in ("nltk", "regex", "pandas", "numpy", "yaml"))
     assert heavy == []
+    assert "scorer.nltk_tokens" not in loaded and "string" not in loaded  # (nlu's tokenizer module: nlu only)
 
 
 def test_the_platform_run_leaves_the_resampling_machinery_alone(tmp_path):

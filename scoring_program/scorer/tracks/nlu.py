@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import io
 import os
-import string
-from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..options import Options, other_phase_ids
 from ..per_item import ItemStatistics, ScalarOps, Totals
@@ -210,26 +209,6 @@ def read_test_ids(path: str) -> List[str]:
         identifiers.append(fields[0].strip())
     problems.raise_as_reference_error()
     return identifiers
-
-
-PUNCTUATION_CHARACTERS = string.punctuation
-
-
-def words_with_content(text: str) -> int:
-    r"""How many whitespace-separated pieces of ``text`` hold a character outside
-    ``string.punctuation``: a lower bound of its scored tokens, counted without tokenizing.
-
-    nltk 3.7's ``word_tokenize`` never joins two pieces (Punkt's sentences are slices of the text
-    split at whitespace or inside a piece; the word tokenizer's substitutions only insert spaces,
-    or turn a double quote into two characters, and the one that consumes whitespace, ``\s*$``,
-    does so at the sentence's end) and never deletes a non-space character, so each such piece
-    gives at least one token holding that character, and only 1-character punctuation tokens are
-    dropped. The tests check the bound against nltk on real and random texts.
-
-    >>> words_with_content("It 's a question . -- ?!"), words_with_content("A. " * 3)
-    (4, 3)
-    """
-    return sum(1 for piece in text.split() if piece.strip(PUNCTUATION_CHARACTERS))
 
 
 class GoldTokens:
@@ -493,9 +472,10 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                                      " (the first ten)" if len(absent) > 10 else "")])
 
     problems = Problems(name)
+    scored_ids = set(gold_ids)
     # Without the test input, rows of other ids are ignored as they are read (not kept).
     submitted, ignored = parse_answers(submission_path, name, options.max_file_bytes, problems, gold=False,
-                                       keep=set(gold_ids) if test_ids is None else None,
+                                       keep=scored_ids if test_ids is None else None,
                                        max_rows=None if test_ids is None else record_limit(len(test_ids)))
     check_duplicates((row.identifier for row in submitted), problems, lambda i: "line %d" % submitted[i].line)
     problems.raise_if_any()
@@ -513,8 +493,8 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     # the gold scores (the only ones tokenized): their lower bound (words with content) before
     # tokenizing, their count after. A long answer is otherwise scored as given: it can only
     # lower its own LCS/union ratio.
+    from ..nltk_tokens import words_with_content  # (the tokenizer's module: loaded when nlu is scored)
     max_characters = CHARACTERS_PER_TOKEN * options.nlu_max_answer_tokens
-    scored_ids = set(gold_ids)
     for row in submitted:
         for field, text in (("q'", row.q), ("r'", row.r)):
             if len(text) > max_characters:
