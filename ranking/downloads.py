@@ -319,7 +319,7 @@ def _export_rows_from_csv(text: str) -> List[Dict[str, object]]:
 
 def read_results_export(path: str) -> Tuple[List[ExportEntry], List[str]]:
     """Codabench's results export (.json, .csv or .zip of CSVs): one entry per board row."""
-    text, warnings = ("", [])
+    warnings: List[str] = []
     rows: List[Dict[str, object]] = []
     phases: List[str] = []  # the phase id of each row's board
     if zipfile.is_zipfile(path):
