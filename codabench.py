@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""The organiser's side of the competition on Codabench, through the site's REST API.
+
+    export CODABENCH_TOKEN=...          # or --token-file FILE; never printed
+    .venv/bin/python codabench.py [--site URL] upload dist/competition_bundle.zip
+    .venv/bin/python codabench.py release COMPETITION PHASE dist/release_test/
+    .venv/bin/python codabench.py download COMPETITION PHASE OUT [--select all|leaderboard|last]
+    .venv/bin/python codabench.py check COMPETITION
+
+COMPETITION: its id or its page's URL (``release``: several, comma-separated, for a
+``--per-track`` build, with the build's ``dist/`` as the folder); PHASE: its name (any: Test,
+Evaluation, ...) or its id. The token is the organiser's (``POST /api/api-token-auth/`` with the
+username and password, or the profile page), sent as ``Authorization: Token <token>`` to the site
+only.
+
+- ``upload``: the bundle as a dataset of type competition_bundle; waits for the unpacker; prints
+  the competition's id and URL, or the platform's error.
+- ``release``: the phase's public data and starting kit uploaded as datasets and set on the
+  phase, then read back; a second run changes nothing.
+- ``download``: the phase's submissions (all, those on the board, or each participant's last
+  finished one) and the results export into OUT, which ``rank_submissions.py`` reads
+  (``rank_submissions.py OUT --results OUT/results.json ...``); resumes where it stopped.
+- ``check``: what an anonymous visitor can take (gold by dataset key, a hidden board, a
+  submission's details); exit 1 when the gold can be taken.
+
+Every failure is one line (exit 1; bad arguments exit 2), never a traceback or the token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import List, Optional, Sequence
+
+from codabench_client import check as check_module
+from codabench_client import download as download_module
+from codabench_client import release as release_module
+from codabench_client import resources
+from codabench_client.site import CodabenchError, Site
+from ranking.names import shown
+
+DEFAULT_SITE = "https://www.codabench.org"
+
+
+def read_token(args) -> Optional[str]:
+    """The token from --token-file, else CODABENCH_TOKEN; checked for shape, never shown."""
+    if args.token_file:
+        try:
+            with open(args.token_file, encoding="utf-8") as handle:
+                text = handle.read(4096)
+        except (OSError, UnicodeDecodeError) as error:
+            raise CodabenchError("--token-file %s cannot be read (%s)"
+                                 % (shown(args.token_file), getattr(error, "strerror", None) or type(error).__name__))
+        where = "--token-file %s" % shown(args.token_file)
+    else:
+        text = os.environ.get("CODABENCH_TOKEN", "")
+        where = "CODABENCH_TOKEN"
+    token = text.strip()
+    if not token:
+        return None
+    if any(c.isspace() or not c.isprintable() for c in token) or len(token) > 200:
+        raise CodabenchError("%s does not hold one token (one line of letters and digits, as the site gives it)" % where)
+    return token
+
+
+def competitions_of(text: str) -> List[int]:
+    return [resources.competition_id(part) for part in text.split(",") if part.strip()]
+
+
+def run(args) -> int:
+    token = read_token(args)
+    site = Site(args.site, token, args.timeout)
+    if args.command != "check" and not token:
+        raise CodabenchError("%s needs the organiser's token: set CODABENCH_TOKEN or give --token-file" % args.command)
+    if args.command == "upload":
+        if not os.path.isfile(args.bundle):
+            raise CodabenchError("%s: no such file (build it with build_bundle.py)" % shown(args.bundle))
+        done = resources.upload_dataset(site, args.bundle, "competition_bundle")
+        if "status_id" not in done:
+            raise CodabenchError("the site took the file but started no unpacker (no status_id in its answer)")
+        print("uploaded %s (%d bytes); the site unpacks it (status id %s)"
+              % (shown(args.bundle), os.path.getsize(args.bundle), done["status_id"]))
+        identifier = resources.wait_for_unpacker(site, int(done["status_id"]), args.wait)
+        comp = resources.competition(site, identifier)
+        phases = ", ".join("%s (id %s)" % (shown(str(p.get("name", ""))), p.get("id")) for p in comp["phases"])
+        print("competition %d: %s/competitions/%d/  %s; phases: %s"
+              % (identifier, site.base, identifier, shown(str(comp.get("title", ""))), phases))
+        return 0
+    if args.command == "release":
+        release_module.release(site, competitions_of(args.competition), args.phase, args.folder)
+        return 0
+    if args.command == "download":
+        return download_module.download(site, resources.competition_id(args.competition), args.phase, args.out,
+                                        args.select)
+    return check_module.check(site, resources.competition_id(args.competition))
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description="The organiser's side of the competition on Codabench: upload, "
+                                     "release a held-back phase, download every submission, check what a visitor "
+                                     "can take.", formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--site", default=os.environ.get("CODABENCH_SITE", DEFAULT_SITE),
+                        help="the Codabench site (default: CODABENCH_SITE, else %s)" % DEFAULT_SITE)
+    parser.add_argument("--token-file", help="a file holding the organiser's API token (default: CODABENCH_TOKEN)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each answer (default 60)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    upload = commands.add_parser("upload", help="upload a competition bundle and wait for the unpacker")
+    upload.add_argument("bundle", help="dist/competition_bundle.zip")
+    upload.add_argument("--wait", type=float, default=900.0, help="seconds to wait for the unpacker (default 900)")
+    release = commands.add_parser("release", help="attach a held-back phase's public data and starting kit")
+    release.add_argument("competition", help="id or URL; several comma-separated for a --per-track build")
+    release.add_argument("phase", help="the phase's name or id")
+    release.add_argument("folder", help="dist/release_<phase>/ (or dist/ for several competitions)")
+    download = commands.add_parser("download", help="every submission of a phase and the results export")
+    download.add_argument("competition")
+    download.add_argument("phase")
+    download.add_argument("out", help="the folder to write (rank_submissions.py reads it)")
+    download.add_argument("--select", choices=download_module.SELECT, default="all",
+                          help="all submissions (default), those on the board, or each participant's last finished")
+    check = commands.add_parser("check", help="what an anonymous visitor can take; exit 1 when gold can be taken")
+    check.add_argument("competition")
+    args = parser.parse_args(argv)
+    if args.timeout <= 0:
+        parser.error("--timeout must be positive")
+    try:
+        return run(args)
+    except CodabenchError as error:
+        print("codabench: %s" % error, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("codabench: interrupted; run the same command again to resume", file=sys.stderr)
+        return 130
+    except OSError as error:
+        print("codabench: %s%s" % (error.strerror or error, ": " + shown(str(error.filename)) if error.filename else ""),
+              file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""What the site lets an anonymous visitor take from a competition, tried as one (no token):
+
+- the reference data (gold) of every task by its dataset key: ``/datasets/download/<key>/``
+  redirects anyone to the file on snapshots without the fix of codalab/codabench#2345
+  (``src/apps/datasets/views.py`` ``download``: no permission check); the keys come from the
+  competition API (each phase's tasks' ``public_datasets``), which a visitor reads too once the
+  competition is published;
+- each phase's board through ``GET /api/phases/<id>/get_leaderboard/`` (``AllowAny``), which
+  matters when the board is hidden;
+- a submission's detailed results (``get_detail_result``) and its details (``get_details``: the
+  file, logs and outputs).
+
+One line per channel, ``OPEN`` or ``closed``; the organiser's token (when given) only finds the
+keys and submissions to try.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Tuple
+
+from ranking.names import shown
+
+from . import resources
+from .site import CodabenchError, HTTPStatusError, Site
+
+PROBE_BYTES = 1 << 16
+
+
+def reference_keys(comp: dict) -> List[Tuple[str, str, str]]:
+    """(phase name, task name, key) of every task's reference data, once per key."""
+    found: List[Tuple[str, str, str]] = []
+    seen = set()
+    for phase in comp.get("phases") or []:
+        for task in phase.get("tasks") or []:
+            for data in task.get("public_datasets") or []:
+                key = data.get("key")
+                if data.get("type") == "reference_data" and key and key not in seen:
+                    seen.add(key)
+                    found.append((str(phase.get("name", "")), str(task.get("name", "")), str(key)))
+    return found
+
+
+def _probe_download(visitor: Site, key: str) -> Tuple[bool, str]:
+    try:
+        with visitor.open("GET", "/datasets/download/%s/" % key, what="the download of %s" % key) as answer:
+            data = answer.read(PROBE_BYTES)
+            length = answer.headers.get("Content-Length")
+    except HTTPStatusError as error:
+        return False, "HTTP %d" % error.code
+    except CodabenchError as error:
+        return False, str(error)
+    if not data:
+        return False, "an empty answer"
+    size = "%s bytes" % length if length else "%d+ bytes" % len(data)
+    return True, size
+
+
+def _probe(visitor: Site, path: str) -> Tuple[bool, object, str]:
+    try:
+        answer = visitor.call("GET", path, what=path)
+        return True, answer, "HTTP 200"
+    except HTTPStatusError as error:
+        return False, None, "HTTP %d" % error.code
+    except CodabenchError as error:
+        return False, None, str(error)
+
+
+def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
+    """1 when gold can be taken by a visitor, else 0."""
+    visitor = site.anonymous()
+    try:
+        public_view = resources.competition(visitor, comp_id)
+        say("OPEN    competition API: a visitor reads competition %d (published), its phases and tasks" % comp_id)
+    except HTTPStatusError as error:
+        public_view = None
+        say("closed  competition API: a visitor gets HTTP %d for competition %d (not published)" % (error.code, comp_id))
+    if site.token:
+        comp = resources.competition(site, comp_id)
+    elif public_view is not None:
+        comp = public_view
+    else:
+        raise CodabenchError("competition %d: a visitor cannot read it; give the organiser's token to find the "
+                             "dataset keys to try" % comp_id)
+    gold_open = False
+    visible = {key for _, _, key in reference_keys(public_view)} if public_view else set()
+    keys = reference_keys(comp)
+    if not keys:
+        say("closed  reference data by key: the competition lists no reference data keys")
+    for phase, task, key in keys:
+        taken, how = _probe_download(visitor, key)
+        seen = ("the competition API shows a visitor this key" if key in visible
+                else "for anyone who has the key")
+        if taken:
+            gold_open = True
+            say("OPEN    reference data by key: phase %s, task %s: /datasets/download/%s/ gives a visitor the gold "
+                "(%s; %s; codalab/codabench#2345)" % (shown(phase), shown(task), key, how, seen))
+        else:
+            say("closed  reference data by key: phase %s, task %s: a visitor gets %s" % (shown(phase), shown(task), how))
+    hidden = any(board.get("hidden") for board in comp.get("leaderboards") or [])
+    for phase in comp.get("phases") or []:
+        ok, answer, how = _probe(visitor, "/api/phases/%s/get_leaderboard/" % phase.get("id"))
+        rows = len(answer.get("submissions") or []) if ok and isinstance(answer, dict) else 0
+        what = "board of phase %s" % shown(str(phase.get("name", "")))
+        if ok and hidden:
+            say("OPEN    %s (hidden in the editor): get_leaderboard gives a visitor %d rows" % (what, rows))
+        elif ok:
+            say("open    %s: public by the competition's settings (get_leaderboard: %d rows)" % (what, rows))
+        else:
+            say("closed  %s: a visitor gets %s" % (what, how))
+    submission = _a_submission(site, comp)
+    if submission is None:
+        say("-       submission details and detailed results: not tried (no submission found%s)"
+            % ("" if site.token else "; give the organiser's token to list them"))
+        return 1 if gold_open else 0
+    for path, what in (("/api/submissions/%d/get_detail_result/" % submission, "detailed results"),
+                       ("/api/submissions/%d/get_details/" % submission, "details (file, logs, outputs)")):
+        ok, answer, how = _probe(visitor, path)
+        if ok and answer:
+            say("OPEN    %s of submission %d: a visitor reads them (%s)" % (what, submission, path))
+        else:
+            say("closed  %s of submission %d: a visitor gets %s" % (what, submission, how if not ok else "nothing"))
+    return 1 if gold_open else 0
+
+
+def _a_submission(site: Site, comp: dict) -> int:
+    """A finished submission of the competition (the newest), as the organiser lists them."""
+    if not site.token:
+        return None
+    for phase in sorted(comp.get("phases") or [], key=lambda p: -int(p.get("index") or 0)):
+        found: Dict[int, dict] = {}
+        for item in site.pages("/api/submissions/", what="the submissions", phase=phase.get("id")):
+            if item.get("status") == "Finished" and not item.get("parent"):
+                found[int(item["id"])] = item
+        if found:
+            return max(found)
+    return None

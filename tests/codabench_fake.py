@@ -1,0 +1,361 @@
+"""A local stand-in for the few Codabench endpoints ``codabench.py`` uses (http.server in a thread),
+answering with the shapes recorded from a real site (``tests/fixtures/codabench/``): the same field
+names, status codes, error bodies and pagination. It is a fake of the API's surface, not of the
+platform: no unpacker, no scoring; a bundle upload makes a competition from the fixture.
+
+Switches for the failures the client must survive: ``short_once`` (storage paths whose first GET
+ends early), ``stop_after_files`` (the whole site stops answering after that many file GETs, until ``down``
+is set back to False),
+``missing_pages`` (list URLs that answer 404), ``submission_page_size`` (paginate the submissions
+list, as a site may), ``unpack_error`` (the unpacker fails with this message).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import threading
+import urllib.parse
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Dict, List, Optional
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "codabench")
+TOKENS = {"organiser-token-0123456789abcdef": "organiser", "participant-token-0123456789abcd": "participant1"}
+DATASET_PAGE = 2  # BasicPagination's page_size is 10 on the site; small here to make pages
+
+
+def fixture(name: str):
+    with open(os.path.join(FIXTURES, name), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+class FakeCodabench:
+    def __init__(self):
+        self.errors = fixture("errors.json")
+        self.storage: Dict[str, bytes] = {}
+        self.datasets: List[dict] = []
+        self.competitions: Dict[int, dict] = {}
+        self.submissions: List[dict] = []
+        self.statuses: Dict[int, dict] = {}
+        self.results: Dict[int, dict] = {}
+        self.requests: List[str] = []  # "METHOD path" of every request, with its Authorization (or "-")
+        self.short_once: set = set()
+        self.stop_after_files: Optional[int] = None
+        self.missing_pages: set = set()
+        self.submission_page_size: Optional[int] = None
+        self.unpack_error: Optional[str] = None
+        self.file_gets = 0
+        self.down = False  # True: every request is hung up on (the site went away)
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.server.daemon_threads = True
+        self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+    # --- the site's objects, from the fixtures ---------------------------------------------------
+
+    def add_competition(self, title: str = "Six shared-task tracks", phases=("Development", "Test"),
+                        published: bool = True, hidden_board: bool = False) -> dict:
+        comp = fixture("competition.json")
+        identifier = len(self.competitions) + 1
+        comp["id"], comp["title"], comp["published"] = identifier, title, published
+        template = comp["phases"][0]
+        comp["phases"] = []
+        for index, name in enumerate(phases):
+            phase = copy.deepcopy(template)
+            phase["id"], phase["index"], phase["name"] = identifier * 10 + index, index, name
+            task = phase["tasks"][0]
+            task["id"] = phase["id"]
+            task["key"] = task["task"] = str(uuid.uuid4())
+            task["name"] = "%s task" % name
+            gold = self.add_dataset("reference_data", "%s_reference_data.zip" % name.lower(), b"GOLD " + name.encode(),
+                                    owner="organiser")
+            task["public_datasets"][0].update({"id": gold["id"], "key": gold["key"], "name": gold["name"],
+                                               "file_name": gold["file_name"]})
+            comp["phases"].append(phase)
+        comp["leaderboards"][0]["hidden"] = hidden_board
+        self.competitions[identifier] = comp
+        return comp
+
+    def add_dataset(self, kind: str, file_name: str, data: Optional[bytes], owner: str = "organiser",
+                    name: Optional[str] = None, description: str = "") -> dict:
+        dataset = fixture("dataset.json")
+        dataset.update({"id": len(self.datasets) + 1, "type": kind, "file_name": file_name, "name": name or file_name,
+                        "key": str(uuid.uuid4()), "created_by": owner, "description": description})
+        dataset["value"] = dataset["key"]
+        dataset["_path"] = "/storage/%s/%s" % (dataset["key"], file_name)
+        dataset["_complete"] = data is not None
+        if data is not None:
+            self.storage[dataset["_path"]] = data
+        self.datasets.append(dataset)
+        return dataset
+
+    def add_submission(self, comp: dict, phase_index: int, owner: str, data: bytes, status: str = "Finished",
+                       on_board: bool = True, team: str = "", file_name: str = "sample_submission.zip") -> dict:
+        submission = fixture("submission.json")
+        phase = comp["phases"][phase_index]
+        identifier = 100 + len(self.submissions)
+        stored = self.add_dataset("submission", file_name, data, owner=owner, name=None)
+        submission.update({"id": identifier, "pk": identifier, "phase": phase["id"], "phase_name": phase["name"],
+                           "owner": owner, "status": status, "filename": file_name,
+                           "leaderboard": 1 if on_board else None, "on_leaderboard": on_board,
+                           "fact_sheet_answers": {"team_name": team or owner, "system_name": "sys-" + owner},
+                           "_data": stored})
+        self.submissions.append(submission)
+        key = "%s-%d" % (owner, identifier)
+        boards = self.results.setdefault(phase["id"], {})
+        title = "Results - %s(%d)" % (phase["name"], phase["id"])
+        if on_board and status == "Finished":
+            boards.setdefault(title, {})[key] = {"fact_sheet_answers": submission["fact_sheet_answers"],
+                                                 "Development task(1)-Score": "0.5"}
+        return submission
+
+    # --- HTTP ------------------------------------------------------------------------------------
+
+    def _handler(self):
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def _send(self, status: int, body, headers=None, raw: Optional[bytes] = None):
+                data = raw if raw is not None else json.dumps(body).encode("utf-8")
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json" if raw is None else "application/octet-stream")
+                self.send_header("Content-Length", str(len(data)))
+                for key, value in (headers or {}).items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _error(self, name: str):
+                error = fake.errors[name]
+                self._send(error["status"], error["body"])
+
+            def _user(self) -> Optional[str]:
+                header = self.headers.get("Authorization", "")
+                if not header:
+                    return None
+                token = header[len("Token "):] if header.startswith("Token ") else ""
+                return TOKENS.get(token, "!")
+
+            def _body(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                data = self.rfile.read(length) if length else b""
+                return data
+
+            def do_GET(self):
+                self._dispatch("GET")
+
+            def do_POST(self):
+                self._dispatch("POST")
+
+            def do_PUT(self):
+                self._dispatch("PUT")
+
+            def do_PATCH(self):
+                self._dispatch("PATCH")
+
+            def _hang_up(self):
+                self.close_connection = True
+                try:
+                    self.request.shutdown(2)
+                except OSError:
+                    pass
+
+            def _dispatch(self, method: str):
+                fake.requests.append("%s %s %s" % (method, self.path, self.headers.get("Authorization", "-")))
+                if fake.down:
+                    return self._hang_up()
+                body = self._body()
+                parts = urllib.parse.urlsplit(self.path)
+                path, query = parts.path, dict(urllib.parse.parse_qsl(parts.query))
+                if path.startswith("/storage/"):
+                    return self._storage(method, path, body)
+                if path.startswith("/datasets/download/"):
+                    key = path.rstrip("/").split("/")[-1]
+                    found = [d for d in fake.datasets if d["key"] == key]
+                    if not found:
+                        return self._send(404, None, raw=b"<html><title>Not Found</title></html>")
+                    self.send_response(302)
+                    self.send_header("Location", fake.url + found[0]["_path"])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if self.path in fake.missing_pages:
+                    return self._error("not_found")
+                user = self._user()
+                if user == "!":
+                    return self._error("invalid_token")
+                anonymous_ok = (re.match(r"^/api/competitions/\d+/$", path) and method == "GET") or \
+                    path.endswith("/get_leaderboard/") or path.endswith("/get_detail_result/") or \
+                    (path.endswith("/get_details/") and method == "GET")
+                if user is None and not anonymous_ok:
+                    return self._error("no_credentials")
+                return self._api(method, path, query, body, user)
+
+            def _storage(self, method: str, path: str, body: bytes):
+                if method == "PUT":
+                    fake.storage[path] = body
+                    return self._send(200, None, raw=b"")
+                if path not in fake.storage:
+                    return self._send(404, None, raw=b"<Error><Code>NoSuchKey</Code></Error>")
+                if fake.stop_after_files is not None and fake.file_gets >= fake.stop_after_files:
+                    fake.down = True  # the site goes away mid-download: from now on nothing answers
+                    return self._hang_up()
+                fake.file_gets += 1
+                data = fake.storage[path]
+                start = 0
+                match = re.match(r"bytes=(\d+)-$", self.headers.get("Range", ""))
+                if match:
+                    start = int(match.group(1))
+                    if start >= len(data):
+                        return self._send(416, None, raw=b"")
+                    self.send_response(206)
+                    self.send_header("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))
+                else:
+                    self.send_response(200)
+                self.send_header("Content-Length", str(len(data) - start))
+                self.end_headers()
+                if path in fake.short_once:  # a file shorter than its listed size, once
+                    fake.short_once.discard(path)
+                    self.wfile.write(data[start:start + (len(data) - start) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
+                self.wfile.write(data[start:])
+
+            def _api(self, method, path, query, body, user):
+                payload = json.loads(body.decode("utf-8")) if body else {}
+                if path == "/api/datasets/" and method == "POST":
+                    name = payload.get("name")
+                    if name and any(d["name"] == name and d["created_by"] == user for d in fake.datasets):
+                        return self._send(400, {"non_field_errors": ["You already have a dataset by this name, please "
+                                                                     "delete that dataset or rename this one"]})
+                    dataset = fake.add_dataset(payload["type"], payload["request_sassy_file_name"], None, owner=user,
+                                               name=name, description=payload.get("description") or "")
+                    return self._send(201, {"key": dataset["key"], "sassy_url": fake.url + dataset["_path"]})
+                match = re.match(r"^/api/datasets/completed/([0-9a-f-]+)/$", path)
+                if match and method == "PUT":
+                    found = [d for d in fake.datasets if d["key"] == match.group(1) and d["created_by"] == user]
+                    if not found:
+                        return self._error("not_found")
+                    found[0]["_complete"] = True
+                    if found[0]["type"] == "competition_bundle":
+                        status_id = len(fake.statuses) + 1
+                        state = fixture("creation_status.json")
+                        if fake.unpack_error:
+                            state.update({"status": "Failed", "details": fake.unpack_error,
+                                          "resulting_competition": None})
+                        else:
+                            state["resulting_competition"] = fake.add_competition()["id"]
+                        fake.statuses[status_id] = state
+                        return self._send(200, {"status_id": status_id})
+                    return self._send(200, {"key": found[0]["key"]})
+                if path == "/api/datasets/" and method == "GET":
+                    mine = [d for d in fake.datasets if d["created_by"] == user and d["type"] != "submission"
+                            and (not query.get("type") or d["type"] == query["type"])
+                            and (not query.get("key") or d["key"] == query["key"])]
+                    mine.sort(key=lambda d: -d["id"])
+                    return self._page(mine, query, DATASET_PAGE)
+                match = re.match(r"^/api/competitions/(\d+)/creation_status/$", path)
+                if match:
+                    state = fake.statuses.get(int(match.group(1)))
+                    return self._send(200, state) if state else self._error("not_found")
+                match = re.match(r"^/api/competitions/(\d+)/$", path)
+                if match and method == "GET":
+                    comp = fake.competitions.get(int(match.group(1)))
+                    if comp is None or (user is None and not comp["published"]):
+                        return self._error("not_found")
+                    return self._send(200, self._public(comp))
+                match = re.match(r"^/api/competitions/(\d+)/results\.json$", path)
+                if match:
+                    if user != "organiser":
+                        return self._error("not_admin")
+                    phase = int(query["phase"])
+                    return self._send(200, fake.results.get(phase) or {})
+                match = re.match(r"^/api/phases/(\d+)/$", path)
+                if match and method == "PATCH":
+                    phase = self._phase(int(match.group(1)))
+                    if phase is None:
+                        return self._error("not_found")
+                    for field in ("public_data", "starting_kit"):
+                        if field in payload:
+                            found = [d for d in fake.datasets if d["id"] == payload[field]]
+                            if not found:
+                                return self._send(400, {field: ['Invalid pk "%s" - object does not exist.'
+                                                                % payload[field]]})
+                            phase[field] = {k: v for k, v in found[0].items() if not k.startswith("_")}
+                    return self._send(200, {"id": phase["id"], "name": phase["name"]})
+                match = re.match(r"^/api/phases/(\d+)/get_leaderboard/$", path)
+                if match:
+                    rows = [{"id": s["id"], "owner": s["owner"], "scores": []} for s in fake.submissions
+                            if s["phase"] == int(match.group(1)) and s["on_leaderboard"]]
+                    return self._send(200, {"title": "Results", "id": int(match.group(1)), "submissions": rows})
+                if path == "/api/submissions/" and method == "GET":
+                    rows = [self._public(s) for s in fake.submissions
+                            if str(s["phase"]) == query.get("phase") and (user == "organiser" or s["owner"] == user)]
+                    rows.sort(key=lambda s: -s["id"])
+                    if fake.submission_page_size:
+                        return self._page(rows, query, fake.submission_page_size)
+                    return self._send(200, rows)
+                if path == "/api/submissions/download_many/" and method == "POST":
+                    wanted = payload.get("pks") or []
+                    found = [s for s in fake.submissions if s["id"] in wanted]
+                    if len(found) != len(wanted):
+                        return self._send(404, {"error": "One or more submission IDs are invalid"})
+                    return self._send(200, [{"name": "%d_%s_PhaseId%d_2026-11-26:%02d-%02d_%s"
+                                                     % (s["id"], s["owner"], s["phase"], s["id"] % 60, 7, s["filename"]),
+                                             "url": fake.url + s["_data"]["_path"]} for s in found])
+                match = re.match(r"^/api/submissions/(\d+)/(get_details|get_detail_result)/$", path)
+                if match:
+                    found = [s for s in fake.submissions if s["id"] == int(match.group(1))]
+                    if not found or (user is None and not found[0]["on_leaderboard"]):
+                        return self._error("not_found")
+                    url = fake.url + found[0]["_data"]["_path"]
+                    if match.group(2) == "get_detail_result":
+                        return self._send(200, url)
+                    return self._send(200, {"logs": [], "data_file": url, "prediction_result": None,
+                                            "detailed_result": None, "scoring_result": None, "leaderboards": [],
+                                            "fact_sheet_answers": found[0]["fact_sheet_answers"]})
+                return self._error("not_found")
+
+            def _phase(self, identifier: int) -> Optional[dict]:
+                for comp in fake.competitions.values():
+                    for phase in comp["phases"]:
+                        if phase["id"] == identifier:
+                            return phase
+                return None
+
+            def _public(self, item):
+                if isinstance(item, dict):
+                    return {k: self._public(v) for k, v in item.items() if not k.startswith("_")}
+                if isinstance(item, list):
+                    return [self._public(v) for v in item]
+                return item
+
+            def _page(self, rows, query, size):
+                page = int(query.get("page", "1"))
+                chunk = rows[(page - 1) * size:page * size]
+                if page > 1 and not chunk:
+                    return self._send(404, {"detail": "Invalid page."})
+
+                def link(number):
+                    q = dict(query, page=str(number))
+                    return "%s%s?%s" % (fake.url, self.path.split("?")[0], urllib.parse.urlencode(q))
+
+                return self._send(200, {"count": len(rows), "next": link(page + 1) if page * size < len(rows) else None,
+                                        "previous": link(page - 1) if page > 1 else None,
+                                        "results": [self._public(r) for r in chunk]})
+
+        return Handler

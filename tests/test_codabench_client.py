@@ -1,0 +1,320 @@
+"""codabench.py against a local fake of the endpoints it uses (tests/codabench_fake.py; the
+shapes recorded from a real site in tests/fixtures/codabench/): upload, release (idempotent,
+per-track), download (pagination, a missing page, a short file, the site going away and a second
+run resuming, the bounds), check; every failure one line, never a traceback or the token."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+
+import pytest
+
+import codabench
+from codabench_client import download as download_module
+from ranking.downloads import check_export_meets_download, discover, download_phase, export_of_phase, read_results_export
+from tests.codabench_fake import TOKENS, FakeCodabench
+
+TOKEN = "organiser-token-0123456789abcdef"
+
+
+@pytest.fixture
+def fake():
+    site = FakeCodabench()
+    yield site
+    site.down = False
+    site.stop()
+
+
+@pytest.fixture(autouse=True)
+def token(monkeypatch):
+    monkeypatch.setenv("CODABENCH_TOKEN", TOKEN)
+    monkeypatch.delenv("CODABENCH_SITE", raising=False)
+
+
+def run(fake, capsys, *argv):
+    code = codabench.main(["--site", fake.url, "--timeout", "5"] + list(argv))
+    out, err = capsys.readouterr()
+    for token in TOKENS:
+        assert token not in out + err
+    assert "Traceback" not in err
+    return code, out, err
+
+
+def submission_zip(text: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("semeval2021_t6_st1.json", text)
+    return buffer.getvalue()
+
+
+def release_folder(tmp_path, name="release_test", public=b"public data", kit=b"kit"):
+    folder = tmp_path / name
+    folder.mkdir(parents=True)
+    (folder / "test_public_data.zip").write_bytes(public)
+    (folder / "starting_kit.zip").write_bytes(kit)
+    return folder
+
+
+# --- upload ------------------------------------------------------------------------------------------
+
+def test_upload_creates_the_competition_and_sends_the_token_to_the_site_only(fake, capsys, tmp_path):
+    bundle = tmp_path / "competition_bundle.zip"
+    bundle.write_bytes(b"PK bundle bytes")
+    code, out, err = run(fake, capsys, "upload", str(bundle))
+    assert code == 0, err
+    assert "competition 1: %s/competitions/1/" % fake.url in out
+    assert "Development (id 10), Test (id 11)" in out
+    storage = [r for r in fake.requests if r.startswith("PUT /storage/")]
+    assert storage and all(r.endswith(" -") for r in storage)  # the presigned URL gets no token
+    assert fake.storage[[p for p in fake.storage if p.endswith("competition_bundle.zip")][0]] == b"PK bundle bytes"
+
+
+def test_upload_says_the_platforms_own_error_in_one_line(fake, capsys, tmp_path):
+    bundle = tmp_path / "competition_bundle.zip"
+    bundle.write_bytes(b"PK")
+    fake.unpack_error = "Error in phase 1: 'start' is required\n  (line 12)"
+    code, out, err = run(fake, capsys, "upload", str(bundle))
+    assert code == 1
+    assert err == "codabench: the site could not unpack the bundle: Error in phase 1: 'start' is required (line 12)\n"
+
+
+def test_a_refused_token_is_one_line_without_the_token(fake, capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("CODABENCH_TOKEN", "not-a-token-secret-42")
+    fake.add_competition()
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "out"))
+    assert code == 1
+    assert err.count("\n") == 1 and "refused the token" in err and "Invalid token." in err
+    assert "not-a-token-secret-42" not in err
+
+
+def test_the_token_from_a_file_and_its_problems(fake, capsys, tmp_path, monkeypatch):
+    monkeypatch.delenv("CODABENCH_TOKEN")
+    fake.add_competition()
+    code, out, err = run(fake, capsys, "release", "1", "Test", str(release_folder(tmp_path)))
+    assert code == 1 and "needs the organiser's token" in err
+    (tmp_path / "token").write_text(TOKEN + "\n")
+    code, out, err = run(fake, capsys, "--token-file", str(tmp_path / "token"), "release", "1", "Test",
+                         str(tmp_path / "release_test"))
+    assert code == 0, err
+    (tmp_path / "bad").write_text("two words\n")
+    code, out, err = run(fake, capsys, "--token-file", str(tmp_path / "bad"), "check", "1")
+    assert code == 1 and err == ("codabench: --token-file %s does not hold one token (one line of letters and digits, "
+                                 "as the site gives it)\n" % (tmp_path / "bad"))
+
+
+def test_an_unreachable_site_and_a_missing_competition_or_phase(fake, capsys, tmp_path):
+    code = codabench.main(["--site", "http://127.0.0.1:9", "check", "1"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("codabench: competition 1: cannot reach 127.0.0.1:9 (") and err.count("\n") == 1
+    code, out, err = run(fake, capsys, "download", "7", "Test", str(tmp_path / "out"))
+    assert code == 1 and err == "codabench: competition 7: not found on %s (HTTP 404)\n" % fake.url[7:]
+    fake.add_competition(phases=("Development", "Evaluation", "Post-Evaluation"))
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "out"))
+    assert code == 1 and err == ("codabench: competition 1 has no phase Test (its phases: Development (id 10), "
+                                 "Evaluation (id 11), Post-Evaluation (id 12))\n")
+
+
+# --- release -----------------------------------------------------------------------------------------
+
+def test_release_attaches_both_datasets_and_a_second_run_changes_nothing(fake, capsys, tmp_path):
+    comp = fake.add_competition(phases=("Development", "Evaluation", "Post-Evaluation"))
+    for number in range(5):  # other datasets of the organiser: the lookup pages through them
+        fake.add_dataset("public_data", "old%d.zip" % number, b"old", name="old %d" % number)
+    folder = release_folder(tmp_path)
+    code, out, err = run(fake, capsys, "release", "1", "evaluation", str(folder))
+    assert code == 0, err
+    phase = comp["phases"][1]
+    assert phase["public_data"]["file_name"] == "test_public_data.zip"
+    assert phase["starting_kit"]["file_name"] == "starting_kit.zip"
+    assert phase["public_data"]["name"].startswith("Six shared-task tracks - Evaluation - public data - 20")
+    assert comp["phases"][0]["public_data"] is None and comp["phases"][2]["starting_kit"] is None
+    assert "competition 1, phase Evaluation (id 11) now lists: public data" in out
+    datasets, requests = len(fake.datasets), len(fake.requests)
+    code, out, err = run(fake, capsys, "release", "1", "11", str(folder))  # by id: the same phase
+    assert code == 0, err
+    assert out.count(": unchanged") == 2 and "(nothing changed)" in out
+    assert len(fake.datasets) == datasets
+    assert not [r for r in fake.requests[requests:] if r.startswith(("PATCH", "POST", "PUT"))]
+
+
+def test_release_reuses_a_dataset_uploaded_by_a_run_that_stopped_before_setting_the_phase(fake, capsys, tmp_path):
+    comp = fake.add_competition()
+    folder = release_folder(tmp_path)
+    fake.missing_pages.add("/api/phases/11/")
+    code, out, err = run(fake, capsys, "release", "1", "Test", str(folder))
+    assert code == 1 and "setting public_data, starting_kit of competition 1, phase Test (id 11)" in err
+    fake.missing_pages.clear()
+    datasets = len(fake.datasets)
+    code, out, err = run(fake, capsys, "release", "1", "Test", str(folder))
+    assert code == 0, err
+    assert out.count("was uploaded before") == 2 and len(fake.datasets) == datasets
+    assert comp["phases"][1]["public_data"]["file_name"] == "test_public_data.zip"
+
+
+def test_release_of_a_per_track_build_sets_each_competition_from_its_own_folder(fake, capsys, tmp_path):
+    flc = fake.add_competition(title="Six tracks (track flc)")
+    nlu = fake.add_competition(title="Six tracks (track nlu)")
+    release_folder(tmp_path / "dist" / "flc", public=b"flc public")
+    release_folder(tmp_path / "dist" / "nlu", public=b"nlu public")
+    code, out, err = run(fake, capsys, "release", "1,2", "Test", str(tmp_path / "dist"))
+    assert code == 0, err
+    for comp, text in ((flc, b"flc public"), (nlu, b"nlu public")):
+        key = comp["phases"][1]["public_data"]["key"]
+        assert fake.storage["/storage/%s/test_public_data.zip" % key] == text
+
+
+def test_release_refuses_a_folder_with_other_files(fake, capsys, tmp_path):
+    fake.add_competition()
+    folder = release_folder(tmp_path)
+    (folder / "notes.txt").write_text("x")
+    code, out, err = run(fake, capsys, "release", "1", "Test", str(folder))
+    assert code == 1 and "notes.txt is neither a public data zip" in err and not fake.datasets[2:]
+
+
+# --- download ----------------------------------------------------------------------------------------
+
+def populate(fake):
+    comp = fake.add_competition()
+    fake.add_submission(comp, 1, "participant1", submission_zip("first"), on_board=False)
+    fake.add_submission(comp, 1, "participant2", submission_zip("second"), team="Team Two")
+    fake.add_submission(comp, 1, "participant1", submission_zip("third"))
+    fake.add_submission(comp, 1, "participant3", submission_zip("broken"), status="Failed", on_board=False)
+    fake.add_submission(comp, 0, "participant1", submission_zip("dev"))  # another phase
+    return comp
+
+
+def test_download_gives_a_folder_rank_submissions_reads(fake, capsys, tmp_path):
+    populate(fake)
+    out_dir = tmp_path / "out"
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
+    assert code == 0, err
+    assert "4 of 4 submissions in" in out and "results.json with 2 board entries" in out
+    found = discover(str(out_dir))
+    assert found.platform == "codabench"
+    assert [e.platform_id for e in found.entries] == ["100", "101", "102", "103"]
+    assert [e.owner for e in found.entries] == ["participant1", "participant2", "participant1", "participant3"]
+    assert download_phase(found.entries, str(out_dir)) == "11"
+    export, _ = read_results_export(str(out_dir / "results.json"))
+    export = export_of_phase(export, "11", "results.json")
+    check_export_meets_download(export, found.entries, "results.json", str(out_dir))
+    assert sorted(e.key() for e in export) == ["participant1-102", "participant2-101"]
+    with zipfile.ZipFile(found.entries[2].source) as archive:
+        assert archive.read("semeval2021_t6_st1.json") == b"third"
+    table = (out_dir / "submissions.csv").read_text().splitlines()
+    assert table[0] == "id,owner,team,created_when,status,on_leaderboard,file,bytes,sha256"
+    assert table[2].startswith("101,participant2,Team Two,") and ",Finished,True,101_participant2_PhaseId11_" in table[2]
+    assert not (out_dir / "failed.txt").exists()
+
+
+@pytest.mark.parametrize("mode, ids", [("leaderboard", ["101", "102"]), ("last", ["101", "102"]),
+                                       ("all", ["100", "101", "102", "103"])])
+def test_download_selects_as_rank_submissions_does(fake, capsys, tmp_path, mode, ids):
+    populate(fake)
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "out"), "--select", mode)
+    assert code == 0, err
+    assert [e.platform_id for e in discover(str(tmp_path / "out")).entries] == ids
+
+
+def test_download_follows_pages_and_a_missing_page_is_one_line(fake, capsys, tmp_path):
+    populate(fake)
+    fake.submission_page_size = 3
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "out"))
+    assert code == 0, err
+    assert len(discover(str(tmp_path / "out")).entries) == 4
+    fake.missing_pages.add("/api/submissions/?phase=11&page=2")
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "again"))
+    assert code == 1
+    assert err == "codabench: the submissions of phase 11: not found on %s (HTTP 404)\n" % fake.url[7:]
+
+
+def test_a_short_file_is_kept_and_completed_by_the_next_run(fake, capsys, tmp_path):
+    populate(fake)
+    short = fake.submissions[1]["_data"]["_path"]
+    fake.short_once.add(short)
+    out_dir = tmp_path / "out"
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
+    assert code == 1
+    assert "101_participant2_PhaseId11_2026-11-26_41-07_sample_submission.zip: " in out
+    assert "bytes arrived (a short file, kept as .part: run again to continue it)" in out
+    assert "1 not downloaded (listed in failed.txt): run the same command again to retry them" in out
+    assert len(discover(str(out_dir)).entries) == 3
+    assert "short file" in (out_dir / "failed.txt").read_text()
+    before = len(fake.requests)
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
+    assert code == 0, err
+    gets = [r for r in fake.requests[before:] if r.startswith("GET /storage/")]
+    assert gets == ["GET %s -" % short]  # only the short one, continued from where it stopped
+    assert "4 of 4 submissions" in out and "(1 downloaded now, 3 already there)" in out
+    assert not (out_dir / "failed.txt").exists()
+    with zipfile.ZipFile(discover(str(out_dir)).entries[1].source) as archive:
+        assert archive.read("semeval2021_t6_st1.json") == b"second"
+
+
+def test_the_site_going_away_mid_download_and_a_second_run_resuming(fake, capsys, tmp_path):
+    populate(fake)
+    fake.stop_after_files = 2
+    out_dir = tmp_path / "out"
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
+    assert code == 1
+    assert "stopped: 102_participant1_PhaseId11_" in out
+    assert "2 of 4 submissions are in %s (2 this run): run the same command again to resume" % out_dir in out
+    assert not (out_dir / "results.json").exists()
+    fake.down, fake.stop_after_files = False, None
+    before = len(fake.requests)
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
+    assert code == 0, err
+    assert len([r for r in fake.requests[before:] if r.startswith("GET /storage/")]) == 2  # nothing twice
+    assert [e.platform_id for e in discover(str(out_dir)).entries] == ["100", "101", "102", "103"]
+    manifest = json.loads((out_dir / download_module.MANIFEST).read_text())
+    assert sorted(manifest["files"]) == ["100", "101", "102", "103"]
+
+
+def test_a_file_over_the_bound_is_refused_before_it_is_written(fake, capsys, tmp_path, monkeypatch):
+    populate(fake)
+    big = len(fake.submissions[3]["_data"] and fake.storage[fake.submissions[3]["_data"]["_path"]])
+    monkeypatch.setattr(download_module, "MAX_MEMBER_BYTES", big - 1)
+    for submission in fake.submissions[:3]:  # the others are smaller
+        fake.storage[submission["_data"]["_path"]] = b"PK" * 4
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "out"))
+    assert code == 0, err
+    assert "refused: 103_participant3_PhaseId11_" in out and "declares %d bytes" % big in out
+    assert "1 refused (listed in failed.txt" in out
+    assert not [n for n in os.listdir(tmp_path / "out") if n.startswith("103_")]
+    assert discover(str(tmp_path / "out")).notes[0].startswith("not downloaded from the platform: 103_participant3_")
+
+
+def test_a_download_folder_of_another_phase_is_refused(fake, capsys, tmp_path):
+    populate(fake)
+    assert run(fake, capsys, "download", "1", "Test", str(tmp_path / "out"))[0] == 0
+    code, out, err = run(fake, capsys, "download", "1", "Development", str(tmp_path / "out"))
+    assert code == 1 and "holds a download of competition 1 phase 11" in err
+
+
+# --- check -------------------------------------------------------------------------------------------
+
+def test_check_reports_the_gold_open_by_key_and_exits_non_zero(fake, capsys):
+    populate(fake)
+    code, out, err = run(fake, capsys, "check", "1")
+    assert code == 1, err
+    lines = out.splitlines()
+    gold = [line for line in lines if "reference data by key" in line]
+    assert len(gold) == 2 and all(line.startswith("OPEN") for line in gold)
+    assert "the competition API shows a visitor this key" in gold[0]
+    assert any(line.startswith("OPEN    detailed results of submission 102") for line in lines)
+    assert any(line.startswith("open    board of phase Test: public by the competition's settings") for line in lines)
+    # only the visitor's requests tried the channels: no token on them
+    assert all(r.endswith(" -") for r in fake.requests if "/datasets/download/" in r or "get_leaderboard" in r)
+
+
+def test_check_when_the_keys_lead_nowhere(fake, capsys):
+    comp = fake.add_competition(published=False, hidden_board=True)
+    for phase in comp["phases"]:
+        phase["tasks"][0]["public_datasets"][0]["key"] = "00000000-0000-0000-0000-00000000000%d" % phase["index"]
+    code, out, err = run(fake, capsys, "check", "1")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("closed  competition API: a visitor gets HTTP 404")
+    assert "closed  reference data by key: phase Test, task Test task: a visitor gets HTTP 404" in out
+    assert "OPEN    board of phase Test (hidden in the editor): get_leaderboard gives a visitor 0 rows" in out
