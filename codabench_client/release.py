@@ -111,7 +111,7 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
         tag = "sha256:" + resources.sha256_of(path)
         current = phase.get(kind) or {}
         if isinstance(current, dict) and tag in str(current.get("description") or ""):
-            tell("%s: %s already %s (dataset %s): unchanged" % (where, label, shown(current.get("name", "")),
+            tell("%s: %s already %s (dataset %s): unchanged" % (where, label, shown(current.get("name", ""), 300),
                                                                 current.get("key")))
             expected[kind] = (int(current["id"]), str(current.get("key")))
             continue
@@ -140,7 +140,7 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
         if got != dataset_id:
             raise CodabenchError("%s: after the change the phase's %s is %s, not dataset %s: set it in the editor "
                                  "(Edit > Phases > %s)" % (where, kind, shown(str(got)), key, kind.replace("_", " ")))
-    listed = "; ".join("%s %s (%s)" % (label, shown((phase.get(kind) or {}).get("name", "")), expected[kind][1])
+    listed = "; ".join("%s \"%s\" (%s)" % (label, shown((phase.get(kind) or {}).get("name", ""), 300), expected[kind][1])
                        for kind, _, label in KINDS if kind in expected)
     tell("%s now lists: %s%s" % (where, listed, "" if changes else " (nothing changed)"))
     return lines

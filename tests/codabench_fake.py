@@ -71,6 +71,8 @@ class FakeCodabench:
         for index, name in enumerate(phases):
             phase = copy.deepcopy(template)
             phase["id"], phase["index"], phase["name"] = identifier * 10 + index, index, name
+            if index:  # later phases held back: nothing attached yet
+                phase["public_data"] = phase["starting_kit"] = None
             task = phase["tasks"][0]
             task["id"] = phase["id"]
             task["key"] = task["task"] = str(uuid.uuid4())
@@ -109,12 +111,15 @@ class FakeCodabench:
                            "fact_sheet_answers": {"team_name": team or owner, "system_name": "sys-" + owner},
                            "_data": stored})
         self.submissions.append(submission)
+        # the export's shape (results_export.json): "<board> - <phase>(<id>)" -> "<owner>-<id>" -> answers, columns
         key = "%s-%d" % (owner, identifier)
         boards = self.results.setdefault(phase["id"], {})
-        title = "Results - %s(%d)" % (phase["name"], phase["id"])
+        title = "%s - %s(%d)" % (comp["leaderboards"][0]["title"], phase["name"], phase["id"])
         if on_board and status == "Finished":
-            boards.setdefault(title, {})[key] = {"fact_sheet_answers": submission["fact_sheet_answers"],
-                                                 "Development task(1)-Score": "0.5"}
+            task = phase["tasks"][0]
+            columns = {"%s(%s)-%s" % (task["name"], task["id"], column["title"]): "0.5"
+                       for column in comp["leaderboards"][0]["columns"]}
+            boards.setdefault(title, {})[key] = dict({"fact_sheet_answers": submission["fact_sheet_answers"]}, **columns)
         return submission
 
     # --- HTTP ------------------------------------------------------------------------------------
@@ -193,7 +198,7 @@ class FakeCodabench:
                     self.end_headers()
                     return
                 if self.path in fake.missing_pages:
-                    return self._error("not_found")
+                    return self._error("invalid_page" if "page=" in self.path else "not_found")
                 user = self._user()
                 if user == "!":
                     return self._error("invalid_token")
@@ -271,12 +276,12 @@ class FakeCodabench:
                 match = re.match(r"^/api/competitions/(\d+)/creation_status/$", path)
                 if match:
                     state = fake.statuses.get(int(match.group(1)))
-                    return self._send(200, state) if state else self._error("not_found")
+                    return self._send(200, state) if state else self._error("no_status")
                 match = re.match(r"^/api/competitions/(\d+)/$", path)
                 if match and method == "GET":
                     comp = fake.competitions.get(int(match.group(1)))
                     if comp is None or (user is None and not comp["published"]):
-                        return self._error("not_found")
+                        return self._error("no_competition")
                     return self._send(200, self._public(comp))
                 match = re.match(r"^/api/competitions/(\d+)/results\.json$", path)
                 if match:
@@ -294,14 +299,18 @@ class FakeCodabench:
                             found = [d for d in fake.datasets if d["id"] == payload[field]]
                             if not found:
                                 return self._send(400, {field: ['Invalid pk "%s" - object does not exist.'
-                                                                % payload[field]]})
+                                                                % payload[field]]})  # errors.json invalid_pk
                             phase[field] = {k: v for k, v in found[0].items() if not k.startswith("_")}
                     return self._send(200, {"id": phase["id"], "name": phase["name"]})
                 match = re.match(r"^/api/phases/(\d+)/get_leaderboard/$", path)
                 if match:
-                    rows = [{"id": s["id"], "owner": s["owner"], "scores": []} for s in fake.submissions
-                            if s["phase"] == int(match.group(1)) and s["on_leaderboard"]]
-                    return self._send(200, {"title": "Results", "id": int(match.group(1)), "submissions": rows})
+                    board = fixture("leaderboard.json")
+                    row = board["submissions"][0]
+                    board["id"] = int(match.group(1))
+                    board["submissions"] = [dict(row, id=s["id"], owner=s["owner"], fact_sheet_answers=s["fact_sheet_answers"])
+                                            for s in fake.submissions
+                                            if s["phase"] == int(match.group(1)) and s["on_leaderboard"]]
+                    return self._send(200, board)
                 if path == "/api/submissions/" and method == "GET":
                     rows = [self._public(s) for s in fake.submissions
                             if str(s["phase"]) == query.get("phase") and (user == "organiser" or s["owner"] == user)]
@@ -313,7 +322,7 @@ class FakeCodabench:
                     wanted = payload.get("pks") or []
                     found = [s for s in fake.submissions if s["id"] in wanted]
                     if len(found) != len(wanted):
-                        return self._send(404, {"error": "One or more submission IDs are invalid"})
+                        return self._error("download_many_invalid")
                     return self._send(200, [{"name": "%d_%s_PhaseId%d_2026-11-26:%02d-%02d_%s"
                                                      % (s["id"], s["owner"], s["phase"], s["id"] % 60, 7, s["filename"]),
                                              "url": fake.url + s["_data"]["_path"]} for s in found])
@@ -321,13 +330,13 @@ class FakeCodabench:
                 if match:
                     found = [s for s in fake.submissions if s["id"] == int(match.group(1))]
                     if not found or (user is None and not found[0]["on_leaderboard"]):
-                        return self._error("not_found")
+                        return self._error("no_submission")
                     url = fake.url + found[0]["_data"]["_path"]
+                    details = fixture("details.json")
+                    details.update({"data_file": url, "fact_sheet_answers": found[0]["fact_sheet_answers"]})
                     if match.group(2) == "get_detail_result":
-                        return self._send(200, url)
-                    return self._send(200, {"logs": [], "data_file": url, "prediction_result": None,
-                                            "detailed_result": None, "scoring_result": None, "leaderboards": [],
-                                            "fact_sheet_answers": found[0]["fact_sheet_answers"]})
+                        return self._send(200, details["detailed_result"])
+                    return self._send(200, details)
                 return self._error("not_found")
 
             def _phase(self, identifier: int) -> Optional[dict]:
@@ -348,7 +357,7 @@ class FakeCodabench:
                 page = int(query.get("page", "1"))
                 chunk = rows[(page - 1) * size:page * size]
                 if page > 1 and not chunk:
-                    return self._send(404, {"detail": "Invalid page."})
+                    return self._error("invalid_page")
 
                 def link(number):
                     q = dict(query, page=str(number))
