@@ -251,6 +251,10 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
     listed = [s for s in site.pages("/api/submissions/", what="the submissions of phase %d" % phase_id, phase=phase_id)
               if str(s.get("phase")) in ("", "None", str(phase_id))]
     chosen = chosen_submissions(listed, mode)
+    # the export first: only a competition admin may take it, and anyone else's token lists only
+    # their own submissions (a count that would look complete)
+    export = site.call("GET", "/api/competitions/%d/results.json?phase=%d" % (comp_id, phase_id),
+                       what="the results export of phase %d" % phase_id)
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as error:
@@ -299,8 +303,6 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
         say("%d of %d submissions are in %s (%d this run): run the same command again to resume"
             % (len(complete), len(chosen), shown(out), fetched))
         return 1
-    export = site.call("GET", "/api/competitions/%d/results.json?phase=%d" % (comp_id, phase_id),
-                       what="the results export of phase %d" % phase_id)
     data = json.dumps(export if export is not None else {}, indent=4).encode("utf-8")
     if len(data) > MAX_EXPORT_MEMBER_BYTES:
         raise CodabenchError("the results export is %d bytes, over %d" % (len(data), MAX_EXPORT_MEMBER_BYTES))

@@ -319,3 +319,13 @@ def test_check_when_the_keys_lead_nowhere(fake, capsys):
     assert out.splitlines()[0].startswith("closed  competition API: a visitor gets HTTP 404")
     assert "closed  reference data by key: phase Test, task Test task: a visitor gets HTTP 404" in out
     assert "OPEN    board of phase Test (hidden in the editor): get_leaderboard gives a visitor 0 rows" in out
+
+
+def test_a_participants_token_downloads_nothing(fake, capsys, tmp_path, monkeypatch):
+    populate(fake)
+    monkeypatch.setenv("CODABENCH_TOKEN", "participant-token-0123456789abcd")
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "out"))
+    assert code == 1
+    assert err == ("codabench: the results export of phase 11: not allowed with this token (HTTP 403: You are not a "
+                   "competition admin or superuser)\n")
+    assert not (tmp_path / "out").exists()
