@@ -16,7 +16,7 @@ keys and submissions to try.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ranking.names import shown
 
@@ -122,7 +122,7 @@ def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
     return 1 if gold_open else 0
 
 
-def _a_submission(site: Site, comp: dict) -> int:
+def _a_submission(site: Site, comp: dict) -> Optional[int]:
     """A finished submission of the competition (the newest), as the organiser lists them."""
     if not site.token:
         return None

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import csv
 import datetime
-import hashlib
 import http.client
 import io
 import json
