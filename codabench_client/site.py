@@ -62,7 +62,11 @@ def platform_message(body: bytes, limit: int = 300) -> str:
         value = json.loads(text)
     except ValueError:
         lowered = text.lower()
-        if "<title>" in lowered:
+        if "<message>" in lowered:  # the storage's (S3) XML error
+            start = lowered.index("<message>") + 9
+            end = lowered.find("</message>", start)
+            text = text[start:end if end > 0 else start + 200]
+        elif "<title>" in lowered:
             start = lowered.index("<title>") + 7
             end = lowered.find("</title>", start)
             text = text[start:end if end > 0 else start + 200]
@@ -130,7 +134,7 @@ class Site:
         except urllib.error.HTTPError as error:
             if not follow and 300 <= error.code < 400:
                 return error  # the redirect itself is the answer
-            raise HTTPStatusError(self._scrub(self.describe_http_error(error, what)), error.code) from None
+            raise HTTPStatusError(self._scrub(self.describe_http_error(error, what, url)), error.code) from None
         except (socket.timeout, TimeoutError):
             raise CodabenchError("%s: no answer from %s within %g s" % (what, self._host(url), self.timeout)) from None
         except urllib.error.URLError as error:
@@ -146,7 +150,7 @@ class Site:
     def _host(self, url: str) -> str:
         return urllib.parse.urlsplit(url).netloc
 
-    def describe_http_error(self, error: urllib.error.HTTPError, what: str) -> str:
+    def describe_http_error(self, error: urllib.error.HTTPError, what: str, url: str = "") -> str:
         try:
             body = error.read(200000)
         except (OSError, http.client.HTTPException):
@@ -158,6 +162,8 @@ class Site:
             who = ("the site refused the token" if self.token
                    else "the site needs a token (CODABENCH_TOKEN or --token-file)")
             return "%s: %s (HTTP %d: %s)" % (what, who, error.code, said)
+        if error.code == 403 and url and not self.is_api(url):
+            return "%s: the storage refused it (HTTP 403: %s)" % (what, said)
         if error.code == 403:
             return "%s: not allowed with this token (HTTP 403: %s)" % (what, said)
         if error.code == 404:

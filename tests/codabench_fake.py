@@ -17,6 +17,7 @@ import json
 import os
 import re
 import threading
+import time
 import urllib.parse
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -30,6 +31,11 @@ DATASET_PAGE = 2  # BasicPagination's page_size is 10 on the site; small here to
 def fixture(name: str):
     with open(os.path.join(FIXTURES, name), encoding="utf-8") as handle:
         return json.load(handle)
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a client that hung up (the time-out test): nothing to report
 
 
 class FakeCodabench:
@@ -49,7 +55,9 @@ class FakeCodabench:
         self.unpack_error: Optional[str] = None
         self.file_gets = 0
         self.down = False  # True: every request is hung up on (the site went away)
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.refuse_storage_puts = False  # the storage refuses the upload (an expired presigned URL)
+        self.slow: Dict[str, float] = {}  # path -> seconds the site takes to answer
+        self.server = _QuietServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -184,6 +192,8 @@ class FakeCodabench:
                     return self._hang_up()
                 body = self._body()
                 parts = urllib.parse.urlsplit(self.path)
+                if parts.path in fake.slow:
+                    time.sleep(fake.slow[parts.path])
                 path, query = parts.path, dict(urllib.parse.parse_qsl(parts.query))
                 if path.startswith("/storage/"):
                     return self._storage(method, path, body)
@@ -210,6 +220,9 @@ class FakeCodabench:
                 return self._api(method, path, query, body, user)
 
             def _storage(self, method: str, path: str, body: bytes):
+                if method == "PUT" and fake.refuse_storage_puts:
+                    return self._send(403, None, raw=b"<Error><Code>AccessDenied</Code><Message>Request has expired"
+                                                     b"</Message></Error>")
                 if method == "PUT":
                     fake.storage[path] = body
                     return self._send(200, None, raw=b"")

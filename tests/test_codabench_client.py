@@ -329,3 +329,23 @@ def test_a_participants_token_downloads_nothing(fake, capsys, tmp_path, monkeypa
     assert err == ("codabench: the results export of phase 11: not allowed with this token (HTTP 403: You are not a "
                    "competition admin or superuser)\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_half_finished_upload_says_what_was_left_and_how_to_go_on(fake, capsys, tmp_path):
+    bundle = tmp_path / "competition_bundle.zip"
+    bundle.write_bytes(b"PK")
+    fake.refuse_storage_puts = True
+    code, out, err = run(fake, capsys, "upload", str(bundle))
+    assert code == 1 and err.count("\n") == 1
+    key = fake.datasets[-1]["key"]
+    assert err == ("codabench: uploading competition_bundle.zip to the site's storage: the storage refused it "
+                   "(HTTP 403: Request has expired); dataset %s (competition_bundle.zip) was created but holds no "
+                   "file: delete it under Resources > Datasets, or leave it, and run the same command again\n" % key)
+
+
+def test_a_site_that_does_not_answer_in_time(fake, capsys, tmp_path):
+    fake.add_competition()
+    fake.slow["/api/competitions/1/"] = 2
+    code = codabench.main(["--site", fake.url, "--timeout", "0.5", "check", "1"])
+    err = capsys.readouterr().err
+    assert code == 1 and err == "codabench: competition 1: no answer from %s within 0.5 s\n" % fake.url[7:]
