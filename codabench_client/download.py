@@ -201,10 +201,6 @@ def check_archive(path: str, shown_as: str) -> None:
                           % (shown_as, unpacked // max(1, size), unpacked, size, MAX_MEMBER_RATIO), retry=False)
 
 
-def sha256_of(path: str) -> str:
-    return resources.sha256_of(path)
-
-
 def _write_atomic(path: str, data: bytes) -> None:
     temporary = path + ".tmp"
     with open(temporary, "wb") as handle:
@@ -290,7 +286,7 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
         except Stopped as stop:
             stopped = str(stop)
             break
-        files[str(identifier)] = {"name": name, "bytes": size, "sha256": sha256_of(path)}
+        files[str(identifier)] = {"name": name, "bytes": size, "sha256": resources.sha256_of(path)}
         fetched += 1
         _save_manifest(out, manifest)
     _save_manifest(out, manifest)

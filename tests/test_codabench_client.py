@@ -349,3 +349,16 @@ def test_a_site_that_does_not_answer_in_time(fake, capsys, tmp_path):
     code = codabench.main(["--site", fake.url, "--timeout", "0.5", "check", "1"])
     err = capsys.readouterr().err
     assert code == 1 and err == "codabench: competition 1: no answer from %s within 0.5 s\n" % fake.url[7:]
+
+
+def test_hostile_names_from_the_site_stay_inside_out(fake, capsys, tmp_path):
+    comp = fake.add_competition()
+    fake.add_submission(comp, 1, "../../evil\u202e", submission_zip("x"), file_name="..\\a:b/../c.zip")
+    out_dir = tmp_path / "deep" / "out"
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
+    assert code == 0, err
+    names = os.listdir(out_dir)
+    submission = [n for n in names if n.startswith("100_")]
+    assert submission == ["100_.._.._evil__PhaseId11_2026-11-26_40-07_.._a_b_.._c.zip"]
+    assert sorted(os.listdir(tmp_path)) == ["deep"] and sorted(os.listdir(tmp_path / "deep")) == ["out"]
+    assert [e.platform_id for e in discover(str(out_dir)).entries] == ["100"]
