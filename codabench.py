@@ -85,7 +85,7 @@ def run(args) -> int:
         comp = resources.competition(site, identifier)
         phases = ", ".join("%s (id %s)" % (shown(str(p.get("name", ""))), p.get("id")) for p in comp["phases"])
         print("competition %d: %s/competitions/%d/  %s; phases: %s"
-              % (identifier, site.base, identifier, shown(str(comp.get("title", ""))), phases))
+              % (identifier, site.base, identifier, shown(str(comp.get("title", "")), 300), phases))
         return 0
     if args.command == "release":
         release_module.release(site, competitions_of(args.competition), args.phase, args.folder)

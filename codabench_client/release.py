@@ -115,12 +115,18 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
                                                                 current.get("key")))
             expected[kind] = (int(current["id"]), str(current.get("key")))
             continue
-        earlier = [d for d in resources.my_datasets(site, kind) if tag in str(d.get("description") or "")]
+        # one uploaded for this phase by a run that stopped before setting it (the same file for
+        # another competition, e.g. two tracks with the same inputs, gets its own dataset and name)
+        mark = "of phase %s of competition %d (" % (phase_name, comp_id)
+        earlier = [d for d in resources.my_datasets(site, kind)
+                   if tag in str(d.get("description") or "") and mark in str(d.get("description") or "")]
         if earlier:
             dataset_id, key = int(earlier[0]["id"]), str(earlier[0]["key"])
             tell("%s: %s %s was uploaded before (dataset %s): reused" % (where, label, shown(os.path.basename(path)), key))
         else:
-            name = "%s - %s - %s - %s" % (shown(title, 150), shown(phase_name, 60), label, today)
+            # unique per competition and content: the site refuses a second dataset of the same name
+            name = "%s #%d - %s - %s - %s - %s" % (shown(title, 150), comp_id, shown(phase_name, 60), label, today,
+                                                  tag[len("sha256:"):][:8])
             description = ("%s of phase %s of competition %d (%s), released %s by codabench.py from %s; %s"
                            % (label, phase_name, comp_id, title, today, os.path.basename(path), tag))
             done = resources.upload_dataset(site, path, kind, name=name, description=description[:1000])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import zipfile
 
 import pytest
@@ -129,7 +130,8 @@ def test_release_attaches_both_datasets_and_a_second_run_changes_nothing(fake, c
     phase = comp["phases"][1]
     assert phase["public_data"]["file_name"] == "test_public_data.zip"
     assert phase["starting_kit"]["file_name"] == "starting_kit.zip"
-    assert phase["public_data"]["name"].startswith("Six shared-task tracks - Evaluation - public data - 20")
+    assert re.match(r"Six shared-task tracks #1 - Evaluation - public data - 20\d\d-\d\d-\d\d - [0-9a-f]{8}$",
+                    phase["public_data"]["name"])
     assert comp["phases"][0]["public_data"]["name"].startswith("public_data @ ")  # as the unpacker named it
     assert comp["phases"][2]["public_data"] is None and comp["phases"][2]["starting_kit"] is None
     assert "competition 1, phase Evaluation (id 11) now lists: public data" in out
@@ -362,3 +364,27 @@ def test_hostile_names_from_the_site_stay_inside_out(fake, capsys, tmp_path):
     assert submission == ["100_.._.._evil__PhaseId11_2026-11-26_40-07_.._a_b_.._c.zip"]
     assert sorted(os.listdir(tmp_path)) == ["deep"] and sorted(os.listdir(tmp_path / "deep")) == ["out"]
     assert [e.platform_id for e in discover(str(out_dir)).entries] == ["100"]
+
+
+def test_the_same_file_released_to_two_competitions_gets_a_dataset_each(fake, capsys, tmp_path):
+    first, second = fake.add_competition(), fake.add_competition()
+    folder = release_folder(tmp_path)
+    assert run(fake, capsys, "release", "1", "Test", str(folder))[0] == 0
+    code, out, err = run(fake, capsys, "release", "2", "Test", str(folder))
+    assert code == 0, err
+    assert "was uploaded before" not in out and out.count("uploaded ") == 2
+    assert first["phases"][1]["public_data"]["key"] != second["phases"][1]["public_data"]["key"]
+
+
+def test_a_corrected_release_the_same_day_replaces_the_phases_dataset(fake, capsys, tmp_path):
+    comp = fake.add_competition()
+    folder = release_folder(tmp_path)
+    assert run(fake, capsys, "release", "1", "Test", str(folder))[0] == 0
+    first = comp["phases"][1]["public_data"]["key"]
+    (folder / "test_public_data.zip").write_bytes(b"corrected public data")
+    code, out, err = run(fake, capsys, "release", "1", "Test", str(folder))
+    assert code == 0, err
+    assert "starting kit already" in out and "uploaded test_public_data.zip (21 bytes)" in out
+    assert comp["phases"][1]["public_data"]["key"] != first
+    assert fake.storage["/storage/%s/test_public_data.zip" % comp["phases"][1]["public_data"]["key"]] == \
+        b"corrected public data"
