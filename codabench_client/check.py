@@ -10,8 +10,9 @@
 - a submission's detailed results (``get_detail_result``) and its details (``get_details``: the
   file, logs and outputs).
 
-One line per channel, ``OPEN`` or ``closed``; the organiser's token (when given) only finds the
-keys and submissions to try.
+One line per channel: ``OPEN`` (a visitor takes what should be closed), ``open`` (public by the
+competition's settings: a published competition, a board not hidden) or ``closed``; the
+organiser's token (when given) only finds the keys and submissions to try.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
     visitor = site.anonymous()
     try:
         public_view = resources.competition(visitor, comp_id)
-        say("OPEN    competition API: a visitor reads competition %d (published), its phases and tasks" % comp_id)
+        say("open    competition API: a visitor reads competition %d, its phases and tasks (published: public by "
+            "design)" % comp_id)
     except HTTPStatusError as error:
         public_view = None
         say("closed  competition API: a visitor gets HTTP %d for competition %d (not published)" % (error.code, comp_id))
