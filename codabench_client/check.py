@@ -117,7 +117,11 @@ def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
     for path, what in (("/api/submissions/%d/get_detail_result/" % submission, "detailed results"),
                        ("/api/submissions/%d/get_details/" % submission, "details (file, logs, outputs)")):
         ok, answer, how = _probe(visitor, path)
-        if ok and answer:
+        if ok and answer and what == "detailed results" and comp.get("published"):
+            # get_detail_result: anyone's, for a published competition with detailed results enabled
+            say("open    %s of submission %d: a visitor reads them (published, detailed results enabled: public by "
+                "design; %s)" % (what, submission, path))
+        elif ok and answer:
             say("OPEN    %s of submission %d: a visitor reads them (%s)" % (what, submission, path))
         else:
             say("closed  %s of submission %d: a visitor gets %s" % (what, submission, how if not ok else "nothing"))

@@ -306,7 +306,8 @@ def test_check_reports_the_gold_open_by_key_and_exits_non_zero(fake, capsys):
     gold = [line for line in lines if "reference data by key" in line]
     assert len(gold) == 2 and all(line.startswith("OPEN") for line in gold)
     assert "the competition API shows a visitor this key" in gold[0]
-    assert any(line.startswith("OPEN    detailed results of submission 102") for line in lines)
+    assert any(line.startswith("open    detailed results of submission 102: a visitor reads them (published") for line in lines)
+    assert any(line.startswith("OPEN    details (file, logs, outputs) of submission 102") for line in lines)
     assert any(line.startswith("open    board of phase Test: public by the competition's settings") for line in lines)
     # only the visitor's requests tried the channels: no token on them
     assert all(r.endswith(" -") for r in fake.requests if "/datasets/download/" in r or "get_leaderboard" in r)
