@@ -16,7 +16,7 @@ import pytest
 import codabench
 from codabench_client import download as download_module
 from ranking.downloads import check_export_meets_download, discover, download_phase, export_of_phase, read_results_export
-from tests.codabench_fake import TOKENS, FakeCodabench
+from codabench_fake import TOKENS, FakeCodabench
 
 TOKEN = "organiser-token-0123456789abcdef"
 
