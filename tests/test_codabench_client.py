@@ -11,12 +11,18 @@ import os
 import re
 import zipfile
 
+import sys
+
 import pytest
 
-import codabench
-from codabench_client import download as download_module
-from ranking.downloads import check_export_meets_download, discover, download_phase, export_of_phase, read_results_export
 from codabench_fake import TOKENS, FakeCodabench
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT))
+import codabench  # noqa: E402
+from codabench_client import download as download_module  # noqa: E402
+from ranking.downloads import (check_export_meets_download, discover, download_phase, export_of_phase,  # noqa: E402
+                               read_results_export)
 
 TOKEN = "organiser-token-0123456789abcdef"
 
