@@ -244,7 +244,7 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
     phase = resources.phase_of(comp, phase_arg)
     phase_id = int(phase["id"])
     listed = [s for s in site.pages("/api/submissions/", what="the submissions of phase %d" % phase_id, phase=phase_id)
-              if str(s.get("phase")) in ("", "None", str(phase_id))]
+              if str(s.get("phase")) == str(phase_id)]
     chosen = chosen_submissions(listed, mode)
     # the export first: only a competition admin may take it, and anyone else's token lists only
     # their own submissions (a count that would look complete)
