@@ -127,7 +127,8 @@ KEYS: Tuple[Key, ...] = (
     Key("phases.*.auto_migration", "phases.*.auto_migrate_to_this_phase", COPY,
         v15="as is (not on the first phase; the previous phase's gold)",
         note="`auto_migrate_to_this_phase`: once the phase has started, the previous phase's finished submissions on "
-             "its board (Force_Last: each participant's last finished one) are copied and scored again here",
+             "its board (Force_Last: each participant's last finished one) are copied and scored again here (seen on "
+             "the real site: a failed one is not copied; the phase's stored status is empty afterwards)",
         default=False, example=True),
     Key("phases.*.scoring_program", "tasks.*.scoring_program", DERIVED, note="one `task` per phase",
         example="scoring_program.zip"),
@@ -151,7 +152,8 @@ KEYS: Tuple[Key, ...] = (
     Key("phases.*.force_best_submission_to_leaderboard", "", REFUSED, allowed=(False,), v15="refused",
         note="`Force_Best` picks the best by the primary column alone"),
     Key("phases.*.phase_never_ends", "phases.*.end", DERIVED, allowed=(False, True),
-        v15="as is (the last phase only; then no `end_date`)", note="the last phase has no `end`", example=True),
+        v15="as is (the last phase only; then no `end_date`)",
+        note="the last phase has no `end` (accepted by the real site's unpacker; submissions stay open)", example=True),
     Key("phases.*.max_submission_size", "", REFUSED, allowed=(None,), v15="refused",
         note="no per-phase size limit (a storage quota per user)"),
     Key("phases.*.participant_max_storage_use", "", REFUSED, allowed=(None,), v15="refused", note="no counterpart"),

@@ -105,8 +105,8 @@ def render_blind_html(received: Sequence[tuple], problems: Sequence[str], not_en
                         '<p class="summary">This is a blind phase. The submission was read and checked as in every '
                         "other phase; its scores are not shown here, in the logs, the output files or on the "
                         "leaderboard (every column holds the value of a track not entered). They come when the "
-                        "phase ends: each participant's last finished submission is then scored in the "
-                        "Post-Evaluation phase, on the same gold.</p>"]
+                        "phase ends (in this competition's default sequence, each participant's last finished "
+                        "submission is then scored again in the Post-Evaluation phase, on the same gold).</p>"]
     if problems:
         parts.append("<h2>Problems</h2><p>The submission failed; it was not accepted.</p><ul>")
         parts.extend("<li>%s</li>" % e(line) for line in problems)
