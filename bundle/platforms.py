@@ -158,7 +158,7 @@ KEYS: Tuple[Key, ...] = (
         note="no per-phase size limit (a storage quota per user)"),
     Key("phases.*.participant_max_storage_use", "", REFUSED, allowed=(None,), v15="refused", note="no counterpart"),
     Key("phases.*.delete_submissions_except_best_and_last", "", REFUSED, allowed=(False,), v15="refused",
-        note="no counterpart; the re-scoring after the Test phase needs every submission"),
+        note="no counterpart; the re-scoring after the Evaluation phase needs every submission"),
     Key("phases.*.scoring_program_docker_image", "", REFUSED, allowed=(None,), v15="refused",
         note="every phase runs the competition's `docker_image`"),
     Key("phases.*.default_docker_image", "", REFUSED, allowed=(None,), v15="refused",
