@@ -53,7 +53,8 @@ from bundle.gold import check_gold  # noqa: E402
 from bundle.platforms import (V15_YAML, V2_YAML, competition_tracks, date_lines, edition, ignored_keys,  # noqa: E402
                               solution_name, sorted_phases, v15_yaml, v2_yaml)
 from bundle.public_data import derive_public_data, public_ids  # noqa: E402
-from bundle.rules import left_out, pages_to_edit, phase_folder, validate  # noqa: E402
+from bundle.lifecycle import is_blind, lifecycle_lines, lifecycle_problems  # noqa: E402
+from bundle.rules import left_out, pages_to_edit, phase_folder, settings_name, validate  # noqa: E402
 from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
 from bundle.zips import folder_entries, is_junk, write_zip  # noqa: E402
@@ -102,15 +103,16 @@ def broken_submission(tracks: Sequence = TRACKS) -> bytes:
 
 
 def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[str]]:
-    """Each phase's scoring_config.json (from phase_settings/<folder>.json), checked by the scorer."""
+    """Each phase's scoring_config.json (from phase_settings/<name>.json, ``rules.settings_name``: the
+    name of its reference data), checked by the scorer."""
     settings: Dict[str, bytes] = {}
     problems: List[str] = []
     for phase in config["phases"].values():
-        folder = phase_folder(phase)
-        source = os.path.join(PHASE_SETTINGS, "%s.json" % folder)
+        folder, name = phase_folder(phase), settings_name(phase)
+        source = os.path.join(PHASE_SETTINGS, "%s.json" % name)
         if os.path.isfile(os.path.join(reference_root, folder, CONFIG_NAME)):
             problems.append("%s: %s is set in phase_settings/%s.json; remove the copy in the reference data"
-                            % (os.path.join(reference_root, folder), CONFIG_NAME, folder))
+                            % (os.path.join(reference_root, folder), CONFIG_NAME, name))
         if not os.path.isfile(source):
             continue
         with tempfile.TemporaryDirectory() as staged:
@@ -120,7 +122,7 @@ def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[
             except ReferenceDataError as error:
                 problems.extend(line.replace(os.path.join(staged, CONFIG_NAME), source) for line in error.public)
                 continue
-        settings[folder] = _read(source)
+        settings[name] = _read(source)
     return settings, problems
 
 
@@ -157,7 +159,9 @@ def stage_reference_data(reference_root: str, phases: Sequence[Dict[str, Any]], 
         left = {os.path.normpath(os.path.join(source, name)) for track in others
                 for name in track.gold_names + ((track.test_input,) if track.test_input else ())}
         target = os.path.join(staged_root, folder)
-        os.makedirs(target, exist_ok=True)
+        if os.path.isdir(target):  # a phase on the gold of an earlier one
+            continue
+        os.makedirs(target)
         for name in sorted(os.listdir(source)):
             path = os.path.join(source, name)
             if os.path.normpath(path) in left or is_junk(name):
@@ -186,7 +190,9 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
     shown = edition(config, release_all, track)
     phases = sorted_phases(shown)
     first = phases[0]
-    label_of = {phase_folder(phase): str(phase["label"]) for phase in phases}
+    label_of: Dict[str, str] = {}  # gold folder -> the first phase on it
+    for phase in phases:
+        label_of.setdefault(phase_folder(phase), str(phase["label"]))
     nested: Dict[str, bytes] = {"scoring_program.zip": _zip_bytes({}, program)}
     from baselines import write_submission
     public_of: Dict[str, Dict[str, bytes]] = {}
@@ -194,6 +200,10 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
     ids_of_phase: Dict[str, Dict[str, List[str]]] = {}
     for phase in phases:
         folder = phase_folder(phase)
+        if folder in public_of:  # a phase on the gold of an earlier one: the same inputs and sample
+            samples[phase["reference_data"]] = next(samples[other["reference_data"]] for other in phases
+                                                    if phase_folder(other) == folder)
+            continue
         public = os.path.join(work, "public", folder)
         try:
             derive_public_data(os.path.join(reference_root, folder), public, tracks)
@@ -207,12 +217,22 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
     earlier: Dict[str, Dict[str, List[str]]] = {}
     for phase in phases:
         folder = phase_folder(phase)
-        extra = {CONFIG_NAME: settings[folder]} if folder in settings else {}
+        extra = {CONFIG_NAME: settings[settings_name(phase)]} if settings_name(phase) in settings else {}
         # Earlier phases' ids only (they are public; Development predictions sent to the Test phase are
         # named as such); never a later phase's: one extra id in a submission would tell whether it is one.
-        if earlier:
-            extra[OTHER_PHASES] = (json.dumps(earlier, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+        # A phase on the same gold (Evaluation, then Post-Evaluation) has the same ids: not another phase's.
+        others = {label: ids for label, ids in earlier.items() if label != label_of[folder]}
+        if others:
+            extra[OTHER_PHASES] = (json.dumps(others, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
         earlier = dict(earlier, **{label_of[folder]: ids_of_phase[label_of[folder]]})
+        if is_blind(phase, settings):
+            # A blind phase's upload holds no gold: the stand-in of its public inputs (ids and texts, no
+            # answers), which is all the scoring program reads there (scoring_program/scorer/blind.py).
+            stand_in = os.path.join(work, "blind", settings_name(phase))
+            for track in tracks:
+                track.write_stand_in_gold(os.path.join(work, "public", folder), stand_in, track.filename)
+            nested[phase["reference_data"]] = _zip_bytes(folder_entries(stand_in), extra)
+            continue
         for track in tracks:  # files made from the gold (nlu: its tokens, so a run need not tokenize it)
             extra.update(track.reference_data_extras(os.path.join(reference_root, folder)))
         nested[phase["reference_data"]] = _zip_bytes(folder_entries(os.path.join(reference_root, folder)), extra)
@@ -341,7 +361,12 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
     tracks = competition_tracks(config, TRACKS)
     for line in left_out(config, reference_root, TRACKS):
         print("note: " + line)
+    problems = lifecycle_problems(config, settings)
+    if problems:
+        raise BuildError(problems)
     phases = sorted_phases(config)
+    for line in lifecycle_lines(config, settings):
+        print("phases: " + line)
     program = _folder_data(PROGRAM)
     try:
         program.update(vendored_files(cache))
@@ -355,7 +380,7 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
     with tempfile.TemporaryDirectory() as work:
         staged = os.path.join(work, "reference")
         stage_reference_data(reference_root, phases, tracks, staged)
-        for phase in phases:  # the organiser's gold, read as the scoring program reads it
+        for phase in {phase_folder(phase): phase for phase in reversed(phases)}.values():  # each gold once
             problems += check_gold(os.path.join(staged, phase_folder(phase)), tracks, str(phase["label"]),
                                    os.path.join(reference_root, phase_folder(phase)))
         if problems:

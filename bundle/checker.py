@@ -397,8 +397,11 @@ def check_v15_bundle(path: str, report: Report) -> Optional[Dict[str, Any]]:
                         % (key, column["leaderboard"]["label"]))
         if "column_group" in column and column["column_group"]["label"] not in groups:
             report.fail("v1.5: column %s: column group %r matches no group exactly" % (key, column["column_group"]["label"]))
-    if not config.get("end_date"):
-        report.fail("v1.5: no end_date: the last phase never ends")
+    never_ends = sorted_phases(config)[-1].get("phase_never_ends") is True if config.get("phases") else False
+    if not config.get("end_date") and not never_ends:
+        report.fail("v1.5: no end_date and no phase_never_ends: the last phase would never end by accident")
+    if config.get("end_date") and never_ends:
+        report.fail("v1.5: end_date ends the competition whose last phase never ends (phase_never_ends)")
     report.ok("v1.5 unpacker: %s first, only model fields, %d referenced entries present, "
               "labels match exactly" % (V15_YAML, len(set(referenced))))
     report.verified["Codalab v1.5"].append("the unpacker's rules")
@@ -433,13 +436,15 @@ def check_codabench_bundle(path: str, report: Report) -> Optional[Dict[str, Any]
             fail("solution %s: missing file or task" % solution.get("index"))
     phases = sorted(config.get("phases") or [], key=lambda phase: phase["index"])
     previous_end = None
-    for phase in phases:
+    for number, phase in enumerate(phases):
         where = "phase %s" % phase.get("name")
         start, end = (_when(phase.get(field)) for field in ("start", "end"))
-        if start is None or end is None:
-            fail("%s: needs a start and an end" % where)
+        if start is None or (end is None and number != len(phases) - 1):
+            fail("%s: needs a start and an end (only the last phase may have no end)" % where)
             continue
-        if end <= start:
+        if phase.get("auto_migrate_to_this_phase") and number == 0:
+            fail("%s: the first phase cannot migrate submissions from a previous one" % where)
+        if end is not None and end <= start:
             fail("%s: ends before it starts" % where)
         if previous_end is not None and start <= previous_end:
             fail("%s: starts before (or when) the previous phase ends; Codabench refuses the bundle" % where)
@@ -473,9 +478,10 @@ def check_codabench_bundle(path: str, report: Report) -> Optional[Dict[str, Any]
     if board.get("primary_index") not in indexes:
         fail("primary_index %r is not a column index" % board.get("primary_index"))
         return None
-    report.ok("Codabench v2 unpacker: %d tasks, %d solutions, %d phases with start and end (1 s apart), one "
+    report.ok("Codabench v2 unpacker: %d tasks, %d solutions, %d phases with start and end (1 s apart%s), one "
               "Force_Last leaderboard of %d columns, %s"
-              % (len(tasks), len(config.get("solutions") or []), len(phases), len(columns),
+              % (len(tasks), len(config.get("solutions") or []), len(phases),
+                 "; the last one never ends" if phases and phases[-1].get("end") is None else "", len(columns),
                  "a fact sheet of %d questions" % len(config["fact_sheet"]) if config.get("fact_sheet") else "no fact sheet"))
     report.verified["Codabench"].append("the v2 unpacker's rules, phase dates, Force_Last, the fact sheet")
     return dict(config=config, files=files, board=board, phases=phases, tasks=tasks)
@@ -538,6 +544,17 @@ def check_held_back(v15: Dict[str, Any], codabench: Dict[str, Any], release_all:
                                             if not release_all else "every phase released")
 
 
+def _is_blind(reference_zip: bytes) -> bool:
+    """Whether a phase's reference data sets ``"blind": true`` (scorer/blind.py)."""
+    with zipfile.ZipFile(io.BytesIO(reference_zip)) as archive:
+        if "scoring_config.json" not in archive.namelist():
+            return False
+        try:
+            return json.loads(archive.read("scoring_config.json").decode("utf-8")).get("blind") is True
+        except (ValueError, AttributeError):
+            return False
+
+
 def check_bundle(path: str, samples: Dict[str, bytes], broken: bytes, python: Sequence[str], report: Report,
                  tracks: Sequence = TRACKS, release_all: bool = False) -> None:
     """The upload at ``path`` as both platforms read it; ``samples``: each phase's sample submission
@@ -580,9 +597,23 @@ def check_bundle(path: str, samples: Dict[str, bytes], broken: bytes, python: Se
         runs = [future.result() for future in futures]
     full: Dict[str, Dict[str, float]] = {}
     singles: Dict[str, Dict[str, Dict[str, float]]] = {"v1.5": {}, "codabench": {}}
+    blind = {str(phase["label"]) for phase in phases if _is_blind(v15["files"][phase["reference_data"]])}
     for (files, zips, submission, layout, label, expect, track), run in zip(jobs, runs):
         _judge(run, expect, report)
         if run.scores is None:
+            continue
+        phase_label = label.split(",")[0][len("phase "):]
+        if phase_label in blind:  # every key its not-entered value, whatever the submission
+            from scorer.blind import blind_scores
+            expected = blind_scores([t.name for t in tracks])
+            if run.scores != {key: expected[key] for key in run.scores}:
+                report.fail("%s: a blind phase's scores must all be the not-entered values; got %s"
+                            % (label, sorted(set(run.scores.values()))))
+            else:
+                report.ok("%s: blind: every leaderboard key holds its not-entered value" % label)
+                verified = "blind phase %s: no score in output/" % phase_label
+                if verified not in report.verified["Codabench"]:
+                    report.verified["Codabench"].append(verified)
             continue
         if track:
             singles[layout][track] = run.scores

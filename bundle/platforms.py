@@ -87,7 +87,8 @@ KEYS: Tuple[Key, ...] = (
         v15="must be `true`: participants cannot choose which submission is on the board",
         note="`Force_Last`: only an administrator moves submissions on or off the board "
              "(api/views/submissions.py, `AUTO_SUBMISSION_RULES`)", example=True),
-    Key("end_date", "phases.*.end", DERIVED, v15="required: ends the last phase", note="the last phase's `end`",
+    Key("end_date", "phases.*.end", DERIVED, v15="ends the last phase; required, unless the last phase never ends "
+        "(then left out)", note="the last phase's `end`",
         example=datetime.datetime(2027, 4, 1, tzinfo=datetime.timezone.utc)),
     Key("start_date", "", LISTED, v15="the competition's start on its page", note="ignored (the phases' dates count)",
         example=datetime.datetime(2027, 1, 4, tzinfo=datetime.timezone.utc)),
@@ -123,8 +124,12 @@ KEYS: Tuple[Key, ...] = (
     Key("phases.*.max_submissions", "phases.*.max_submissions", COPY, v15="required (the defaults differ)", example=50),
     Key("phases.*.execution_time_limit", "phases.*.execution_time_limit", COPY, v15="required (the defaults differ)",
         example=600),
-    Key("phases.*.auto_migration", "phases.*.auto_migrate_to_this_phase", COPY, v15="as is (not on the first phase)",
-        note="`auto_migrate_to_this_phase`", default=False, example=True),
+    Key("phases.*.auto_migration", "phases.*.auto_migrate_to_this_phase", COPY,
+        v15="as is (not on the first phase; the previous phase's gold)",
+        note="`auto_migrate_to_this_phase`: once the phase has started, the previous phase's finished submissions on "
+             "its board (Force_Last: each participant's last finished one) are copied and scored again here (seen on "
+             "the real site: a failed one is not copied; the phase's stored status is empty afterwards)",
+        default=False, example=True),
     Key("phases.*.scoring_program", "tasks.*.scoring_program", DERIVED, note="one `task` per phase",
         example="scoring_program.zip"),
     Key("phases.*.reference_data", "tasks.*.reference_data", DERIVED, note="the phase's `task`; its `solutions`: the "
@@ -138,16 +143,22 @@ KEYS: Tuple[Key, ...] = (
         note="ignored (a phase without an ingestion program is scoring only)", example=True),
     Key("phases.*.datasets", "", LISTED, v15="the phase's extra datasets", note="ignored", example={}),
     Key("phases.*.disable_custom_docker_image", "", LISTED, v15="code submissions only", note="ignored", example=True),
-    Key("phases.*.leaderboard_management_mode", "", REFUSED, allowed=("default",), v15="only `default`",
-        note="no hidden results"),
+    Key("phases.*.leaderboard_management_mode", "", LISTED, allowed=("default", "hide_results"),
+        v15="`hide_results` hides the phase's board and scores from participants; required on a blind phase "
+            "(`\"blind\": true` in its `phase_settings`), refused elsewhere",
+        note="ignored: Codabench gives every phase the first leaderboard, and a `hidden` board or column is hidden on "
+             "the page only (`/api/phases/<id>/get_leaderboard/` answers anyone); a blind phase's scores are withheld "
+             "by the scoring program (`scoring_program/scorer/blind.py`)", example="hide_results"),
     Key("phases.*.force_best_submission_to_leaderboard", "", REFUSED, allowed=(False,), v15="refused",
         note="`Force_Best` picks the best by the primary column alone"),
-    Key("phases.*.phase_never_ends", "", REFUSED, allowed=(False,), v15="refused", note="`end_date` ends the last phase"),
+    Key("phases.*.phase_never_ends", "phases.*.end", DERIVED, allowed=(False, True),
+        v15="as is (the last phase only; then no `end_date`)",
+        note="the last phase has no `end` (accepted by the real site's unpacker; submissions stay open)", example=True),
     Key("phases.*.max_submission_size", "", REFUSED, allowed=(None,), v15="refused",
         note="no per-phase size limit (a storage quota per user)"),
     Key("phases.*.participant_max_storage_use", "", REFUSED, allowed=(None,), v15="refused", note="no counterpart"),
     Key("phases.*.delete_submissions_except_best_and_last", "", REFUSED, allowed=(False,), v15="refused",
-        note="no counterpart; the re-scoring after the Test phase needs every submission"),
+        note="no counterpart; the re-scoring after the Evaluation phase needs every submission"),
     Key("phases.*.scoring_program_docker_image", "", REFUSED, allowed=(None,), v15="refused",
         note="every phase runs the competition's `docker_image`"),
     Key("phases.*.default_docker_image", "", REFUSED, allowed=(None,), v15="refused",
@@ -339,8 +350,13 @@ def v2_config(config: Dict[str, Any], solutions: Optional[Dict[str, str]] = None
                                   "path": solutions[phase["reference_data"]], "tasks": [index]})
         entry: Dict[str, Any] = {"index": index}
         entry.update(_copied(phase, phase_copies))
-        entry.update({"start": _text(start), "end": _text(end), "tasks": [index],
-                      "hide_output": False,  # it would also hide the logs where participants read their errors
+        entry["start"] = _text(start)
+        if end is not None:  # a never-ending last phase has none
+            entry["end"] = _text(end)
+        entry.update({"tasks": [index],
+                      # it would also hide the logs where participants read their errors (a blind phase's
+                      # included); nothing in the outputs of a blind phase holds a score anyway
+                      "hide_output": False,
                       "hide_score_output": bool(extra.get("hide_score_output", False))})
         for name in ("public_data", "starting_kit"):
             if name in phase:
@@ -406,12 +422,14 @@ def sorted_phases(config: Dict[str, Any]) -> List[Dict[str, Any]]:
     return sorted(config["phases"].values(), key=lambda phase: phase["phasenumber"])
 
 
-def schedule(config: Dict[str, Any]) -> List[Tuple[Dict[str, Any], datetime.datetime, datetime.datetime]]:
+def schedule(config: Dict[str, Any]) -> List[Tuple[Dict[str, Any], datetime.datetime, Optional[datetime.datetime]]]:
     """(phase, start, end) per phase: each end one second before the next phase's start (Codabench
-    refuses an end equal to the next start), the last one the competition's end_date."""
+    refuses an end equal to the next start), the last one the competition's end_date, or None when
+    the last phase never ends (``phase_never_ends``)."""
     phases = sorted_phases(config)
     starts = [utc(phase["start_date"]) for phase in phases]
-    ends = [start - datetime.timedelta(seconds=1) for start in starts[1:]] + [utc(config["end_date"])]
+    last_end = None if phases[-1].get("phase_never_ends") is True else utc(config["end_date"])
+    ends = [start - datetime.timedelta(seconds=1) for start in starts[1:]] + [last_end]
     return list(zip(phases, starts, ends))
 
 
@@ -427,6 +445,10 @@ def date_lines(config: Dict[str, Any]) -> List[str]:
     """What each platform shows for the phase dates."""
     lines = []
     for phase, start, end in schedule(config):
+        if end is None:
+            lines.append("phase %s: Codalab v1.5 opens it %s and never ends it; Codabench shows %s with no end"
+                         % (phase["label"], _text(start), _text(start)))
+            continue
         lines.append("phase %s: Codalab v1.5 opens it %s (until the next phase starts or the competition "
                      "ends); Codabench shows %s to %s" % (phase["label"], _text(start), _text(start), _text(end)))
     return lines

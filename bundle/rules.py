@@ -29,11 +29,20 @@ COLORS = {"white", "orange", "yellow", "green", "blue", "purple"}
 PAGES = ("overview", "evaluation", "terms", "data")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,36}$")
-REFERENCE_ZIP = re.compile(r"^(\w+)_reference_data\.zip$")
+REFERENCE_ZIP = re.compile(r"^((\w+?)(?:-\w+)?)_reference_data\.zip$")
 
 
 def phase_folder(phase: Dict[str, Any]) -> str:
-    """The folder of the reference data of a phase: ``dev_reference_data.zip`` -> ``dev``."""
+    """The folder of the gold of a phase: ``dev_reference_data.zip`` -> ``dev``; a phase sharing another
+    phase's gold with its own settings names it ``<folder>-<name>``: ``test-blind_reference_data.zip``
+    -> ``test``."""
+    match = REFERENCE_ZIP.match(str(phase.get("reference_data", "")))
+    return match.group(2) if match else ""
+
+
+def settings_name(phase: Dict[str, Any]) -> str:
+    """The name of a phase's settings, ``phase_settings/<name>.json``: its reference data's name
+    (``test-blind_reference_data.zip`` -> ``test-blind``)."""
     match = REFERENCE_ZIP.match(str(phase.get("reference_data", "")))
     return match.group(1) if match else ""
 
@@ -57,9 +66,12 @@ def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_
     docker = config.get("competition_docker_image")
     if docker not in KNOWN_IMAGES:
         add("competition.yaml: competition_docker_image must be one of %s" % ", ".join(sorted(KNOWN_IMAGES)))
-    if not isinstance(config.get("end_date"), (datetime.date, datetime.datetime)):
+    never_ends = isinstance(config.get("phases"), dict) and any(
+        isinstance(phase, dict) and phase.get("phase_never_ends") is True for phase in config["phases"].values())
+    if not never_ends and not isinstance(config.get("end_date"), (datetime.date, datetime.datetime)):
         add("competition.yaml: end_date must be an unquoted date or datetime: the end of the last phase "
-            "(without it the last phase never ends on Codabench)")
+            "(without it the last phase never ends on Codabench; for a last phase that never ends, set its "
+            "phase_never_ends: true instead)")
     _allowed_values("top", config, "competition.yaml", problems)
     _codabench_block(config, problems)
     html = config.get("html")
@@ -133,8 +145,9 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
             if field in phase and not str(phase[field]).endswith(".zip"):
                 add("%s: %s must be a .zip inside the bundle" % (where, field))
         if "reference_data" in phase and not phase_folder(phase):
-            add("%s: reference_data must be named <folder>_reference_data.zip, where <folder> is "
-                "the phase's folder of reference data" % where)
+            add("%s: reference_data must be named <folder>_reference_data.zip (or <folder>-<name>_reference_data.zip "
+                "for a phase with its own settings on the gold of <folder>), where <folder> is the phase's folder "
+                "of reference data" % where)
         if index == 0 and phase.get("auto_migration"):
             add("%s: auto_migration cannot be true on the first phase (Codabench refuses it)" % where)
         _allowed_values("phase", phase, where, problems)
@@ -325,7 +338,10 @@ def left_out(config: Dict[str, Any], reference_root: str, tracks) -> List[str]:
     of it in competition.yaml): the build leaves that gold out of the upload."""
     chosen = competition_tracks(config, tracks)
     lines = []
-    for phase in sorted_phases(config):
+    first_of_folder = {}
+    for phase in sorted_phases(config):  # each gold folder once (phases may share one)
+        first_of_folder.setdefault(phase_folder(phase), phase)
+    for phase in first_of_folder.values():
         path = os.path.join(reference_root, phase_folder(phase))
         for track in tracks:
             gold = track.find_gold(path)

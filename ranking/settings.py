@@ -70,6 +70,11 @@ def phase_reference(reference_dir: str, settings_file: Optional[str], work: str)
     if settings_file:
         files.append((settings_file, _read_settings(settings_file)))
     check_settings(files)
+    blind = [path for path, file_values in files if file_values.get("blind") is True]
+    if blind:  # a blind phase's reference data is a stand-in without answers (scorer/blind.py)
+        raise SystemExit("rank_submissions: settings %s make the phase blind: its scores are never computed, and "
+                         "its built reference data holds no gold; re-score a blind phase's download on its gold "
+                         "(--ref reference_data/test: the Post-Evaluation phase's settings apply)" % shown(blind[0]))
     applied = [path for path, _ in files]
     values: dict = {}
     if not (has_own and not settings_file):  # (the phase's own settings alone are already beside its gold)

@@ -99,15 +99,36 @@ def run(argv, items_dir=None):
         if problem:
             print("--items %s %s; choose another folder" % (items_dir, problem), file=sys.stderr)
             return 2
-    from scorer.in_process import phase_tracks, scored_files
-    from scorer.submission import locate_submission
     input_dir, output_dir = argv[1], argv[2]
     reference_dir = os.path.join(input_dir, "ref")
     os.makedirs(output_dir, exist_ok=True)
     outcome = Outcome(output_dir, items_dir)
     try:
         options = load_options(PROGRAM_DIR, reference_dir)
-        outcome.detail, outcome.options = options.detailed_results, options
+    except ReferenceDataError as error:
+        outcome.reference_problem(error)
+        return outcome.finish()
+    outcome.detail, outcome.options = options.detailed_results, options
+    if not options.blind:
+        return score_submission(outcome, input_dir, reference_dir, options)
+    # A blind phase (scorer/blind.py): checked against a stand-in made of the phase's public inputs only.
+    import tempfile
+    from scorer.blind import stand_in_reference
+    outcome.blind = True
+    with tempfile.TemporaryDirectory(prefix="blind-") as work:
+        try:
+            reference_dir, outcome.items = stand_in_reference(reference_dir, work)
+        except ReferenceDataError as error:
+            outcome.reference_problem(error)
+            return outcome.finish()
+        return score_submission(outcome, input_dir, reference_dir, options)
+
+
+def score_submission(outcome, input_dir, reference_dir, options):
+    """Every submitted file of the phase's tracks scored against ``reference_dir``; the outputs written."""
+    from scorer.in_process import phase_tracks, scored_files
+    from scorer.submission import locate_submission
+    try:
         tracks = phase_tracks(reference_dir)
         if not tracks:
             raise ReferenceDataError(["reference data: no gold file of any track in ref/"])
@@ -122,6 +143,7 @@ def run(argv, items_dir=None):
         return outcome.finish()
     for line in submission.notices:
         print(line)
+    outcome.files = dict(submission.files)
 
     def announce(track):
         outcome.submitted.append(track.name)
@@ -149,7 +171,7 @@ def run(argv, items_dir=None):
             continue
         for warning in result.warnings:
             print("%s: warning: %s" % (track.filename, warning))
-        if items_dir is None:
+        if outcome.items_dir is None:
             result.item_view = None  # per item, gold: for a local run only (and its memory freed)
         outcome.results.append(result)
     return outcome.finish()
@@ -165,6 +187,9 @@ class Outcome:
         self.detail = "full"
         self.phase_tracks, self.submitted = [], []
         self.options = None  # the effective settings, once read
+        self.blind = False  # a blind phase: no score in any output (scorer/blind.py)
+        self.items = {}  # (blind) track name -> items of the phase's public input
+        self.files = {}  # submitted file name -> path
 
     def reference_problem(self, error):
         """One public line (file and place, never the gold), the details for a local run only."""
@@ -174,6 +199,9 @@ class Outcome:
 
     def finish(self):
         """Write every output; exit 1 if anything could not be scored."""
+        if self.blind:
+            from scorer.blind import finish_blind
+            return finish_blind(self)
         from scorer.report import collect_scores, leaderboard_scores, write_html, write_items, write_scores
         from scorer.signature import track_signature
         scores = collect_scores(self.results)

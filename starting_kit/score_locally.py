@@ -9,6 +9,12 @@ layout (input/ref, input/res, output) in a temporary folder, runs scoring_progra
 the scores, and keeps the outputs (scores.txt, detailed_results.html) in --out; with --items, the
 per-item details (one <track>_items.json per track), which the platform never shows.
 Standard library only; Python 3.7 or newer.
+
+On the platform, the Development and Post-Evaluation phases show the scores this prints (their
+detailed results page, readable by anyone on Codabench, holds aggregates only). The Evaluation phase
+is blind: the same checks and messages as here, and no score anywhere (the leaderboard shows -1 in
+every column); your last finished Evaluation submission is scored on the test gold when the phase
+ends, in the Post-Evaluation phase, which never ends (README.md, "The phases").
 """
 
 from __future__ import annotations

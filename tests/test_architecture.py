@@ -21,6 +21,7 @@ LAYERS = {
 MODULE_LAYER = {
     "score": "contract", "submission": "contract", "workers": "contract", "in_process": "contract",
     "report": "outputs", "error_analysis": "outputs", "signature": "outputs", "resampling": "outputs", "groups": "outputs",
+    "blind": "outputs",
     "registry": "tracks", "contract": "tracks",
     "span_metric": "shared", "spans": "shared", "span_store": "shared", "multilabel": "shared",
     "meme_multilabel": "shared", "lcs": "shared", "nltk_tokens": "shared", "public_input": "shared",

@@ -81,17 +81,21 @@ def test_bundle_layout(built):
             assert "aicup2022_nlu.tokens.json" in ref.namelist()  # the gold's tokens (nlu.reference_data_extras)
             assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "full"
             assert "other_phases.json" not in ref.namelist()  # no later phase's ids
-        with zipfile.ZipFile(bundle.open("test_reference_data.zip")) as ref:
+        with zipfile.ZipFile(bundle.open("test_reference_data.zip")) as ref:  # Post-Evaluation
             assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "scores"
+            assert list(json.loads(ref.read("other_phases.json"))) == ["Development"]
+        with zipfile.ZipFile(bundle.open("test-blind_reference_data.zip")) as ref:  # Evaluation: no gold
+            assert json.loads(ref.read("scoring_config.json"))["blind"] is True
             assert list(json.loads(ref.read("other_phases.json"))) == ["Development"]
         v15 = yaml.safe_load(bundle.read("codalab_v1.5.yaml"))
         assert bundle.read("starting_kit.zip") == (out / "starting_kit.zip").read_bytes()
     assert "codabench" not in v15 and v15["force_submission_to_leaderboard"] is True
     assert v15["enable_per_submission_metadata"] is True
-    assert "public_data" not in v15["phases"][2] and "starting_kit" not in v15["phases"][2]
+    for number in (2, 3):
+        assert "public_data" not in v15["phases"][number] and "starting_kit" not in v15["phases"][number]
     assert (out / "starting_kit.zip").stat().st_size <= 2 * 10 ** 6
     for layout in ("v1.5", "codabench"):
-        for phase in ("Development", "Test"):
+        for phase in ("Development", "Evaluation", "Post-Evaluation"):
             assert "%s, phase %s, sample submission: exit 0, %d leaderboard scores" % (layout, phase, len(ALL_KEYS)) in stdout
             assert "%s, phase %s, broken submission: exit 1" % (layout, phase) in stdout
         for track in TRACKS:
@@ -99,7 +103,9 @@ def test_bundle_layout(built):
     assert "check: ok: ranking: each single-track entry ranks below" in stdout
     assert "upload to Codabench" in stdout and "self-hosted Codalab v1.5" in stdout
     assert "note: Codabench ignores phases.*.color" in stdout
-    assert ("when phase Test opens: on Codabench, upload %s as a dataset of type \"public data\""
+    assert "check: ok: phase Evaluation, sample submission: blind: every leaderboard key holds its not-entered value" \
+        in stdout
+    assert ("when phase Evaluation opens: on Codabench, upload %s as a dataset of type \"public data\""
             % (out / "release_test" / "test_public_data.zip")) in stdout
 
 
@@ -121,21 +127,24 @@ def test_the_codabench_yaml_is_native(built):
         names = bundle.namelist()
         v2 = yaml.safe_load(bundle.read("competition.yaml"))
     assert v2["version"] == 2
-    assert [task["reference_data"] for task in v2["tasks"]] == ["dev_reference_data.zip", "test_reference_data.zip"]
+    assert [task["reference_data"] for task in v2["tasks"]] == ["dev_reference_data.zip", "test-blind_reference_data.zip",
+                                                                 "test_reference_data.zip"]
     assert [s["path"] for s in v2["solutions"]] == ["dev_sample_submission.zip"] and v2["solutions"][0]["tasks"] == [0]
     assert all(solution["path"] in names for solution in v2["solutions"])
-    dev, test = v2["phases"]
+    dev, test, post = v2["phases"]
     assert dev["public_data"] == "dev_public_data.zip" and "public_data" not in test and "starting_kit" not in test
     parse = datetime.datetime.fromisoformat
     assert parse(test["start"]) - parse(dev["end"]) == datetime.timedelta(seconds=1)
-    assert parse(test["end"]) == parse(str(load_config()["end_date"]))
+    assert parse(post["start"]) - parse(test["end"]) == datetime.timedelta(seconds=1)
+    assert "end" not in post and post["auto_migrate_to_this_phase"] is True  # never ends; migrates Evaluation
     assert all(phase["hide_score_output"] is False and phase["hide_output"] is False for phase in v2["phases"])
     (board,) = v2["leaderboards"]
     assert board["submission_rule"] == "Force_Last"
     assert [column["key"] for column in board["columns"]] == list(ALL_KEYS)
     assert board["columns"][board["primary_index"]]["key"] == "t6_st1_f1_micro"
     assert all(len(column["title"]) <= 36 and column["sorting"] in ("asc", "desc") for column in board["columns"])
-    assert "Codabench shows 2027-03-01 00:00:00+00:00 to 2027-04-01 00:00:00+00:00" in stdout
+    assert "Codabench shows 2027-03-01 00:00:00+00:00 to 2027-03-31 23:59:59+00:00" in stdout
+    assert "Codabench shows 2027-04-01 00:00:00+00:00 with no end" in stdout
     from bundle.platforms import DEFAULT_FACT_SHEET
     assert v2["fact_sheet"] == DEFAULT_FACT_SHEET and v2["forum_enabled"] is True
 
@@ -148,7 +157,7 @@ def test_release_all_puts_every_phase_in_the_upload(tmp_path):
     with zipfile.ZipFile(tmp_path / "competition_bundle.zip") as bundle:
         assert {"test_public_data.zip", "test_sample_submission.zip"} <= set(bundle.namelist())
         v2 = yaml.safe_load(bundle.read("competition.yaml"))
-    assert v2["phases"][1]["public_data"] == "test_public_data.zip" and len(v2["solutions"]) == 2
+    assert v2["phases"][1]["public_data"] == "test_public_data.zip" and len(v2["solutions"]) == 3  # one per phase
 
 
 def test_the_v15_yaml_is_the_source_without_its_codabench_block():
@@ -227,10 +236,13 @@ def _mutate(function):
     (lambda c: c["phases"][1].update(tasks=[1]), "unknown key 'tasks'"),
     (lambda c: c["phases"][1].pop("max_submissions_per_day"), "set max_submissions_per_day explicitly"),
     (lambda c: c["phases"][2].update(start_date=datetime.date(2026, 1, 1)), "must start after the previous phase"),
-    (lambda c: c.update(end_date=None), "end_date must be an unquoted date or datetime"),
+    (lambda c: (c["phases"][3].pop("phase_never_ends"), c.update(end_date=None)),
+     "end_date must be an unquoted date or datetime"),
+    (lambda c: c["phases"][3].update(phase_never_ends="yes"), "phase_never_ends must be false or true"),
     (lambda c: c.update(force_submission_to_leaderboard=False), "force_submission_to_leaderboard must be true"),
     (lambda c: c["phases"][2].update(force_best_submission_to_leaderboard=True), "picks the best by the primary"),
-    (lambda c: c["phases"][2].update(leaderboard_management_mode="hide_results"), "no hidden results"),
+    (lambda c: c["phases"][2].update(leaderboard_management_mode="hidden"),
+     "leaderboard_management_mode must be default or hide_results"),
     (lambda c: c.update(disallow_leaderboard_modifying=False), "disallow_leaderboard_modifying must be true"),
     (lambda c: c.pop("disallow_leaderboard_modifying"), "disallow_leaderboard_modifying must be true"),
     (lambda c: c.update(anonymous_leaderboard=True), "anonymous_leaderboard is refused"),
@@ -269,7 +281,7 @@ def test_a_column_without_gold_in_a_phase_is_refused(tmp_path):
     shutil.copytree(ROOT / "reference_data", tmp_path / "ref")
     (tmp_path / "ref" / "test" / "aicup2022_nlu.csv").unlink()
     problems = validate(load_config(), str(ROOT / "pages"), str(tmp_path / "ref"), TRACKS, LOWER_IS_BETTER)
-    assert any("track nlu" in line and "Test" in line for line in problems), problems
+    assert any("track nlu" in line and "Evaluation" in line for line in problems), problems
 
 
 def test_build_refuses_a_broken_yaml_with_one_line_each(tmp_path):
@@ -463,11 +475,11 @@ def test_missing_gold_and_missing_nlu_test_input_say_how_to_fix_them(tmp_path):
     (tmp_path / "ref" / "test" / "aicup2022_nlu_test.csv").unlink()
     (tmp_path / "ref" / "test" / "semeval2021_t6_st3.json").unlink()
     problems = validate(load_config(), str(ROOT / "pages"), str(tmp_path / "ref"), TRACKS, LOWER_IS_BETTER)
-    assert any("phase Test: the leaderboard shows track t6_st3 but" in p and "remove the track from the "
+    assert any("phase Evaluation: the leaderboard shows track t6_st3 but" in p and "remove the track from the "
                "competition: its leaderboard.columns t6_st3_f1_micro, t6_st3_f1_macro in competition.yaml (its gold is then "
                "left out of the upload)" in p
                for p in problems), problems
-    assert any(p.startswith("phase Test: ") and "has aicup2022_nlu.csv but not aicup2022_nlu_test.csv: add "
+    assert any(p.startswith("phase Evaluation: ") and "has aicup2022_nlu.csv but not aicup2022_nlu_test.csv: add "
                "the task's released test input (id,q,r,s) there" in p for p in problems), problems
 
 
@@ -595,7 +607,7 @@ def test_the_kit_readme_zip_command_works_without_a_shell_glob(kit, tmp_path):
     assert sorted(zipfile.ZipFile(tmp_path / "submission.zip").namelist()) == sorted(names)
     checked = _kit_run(kit, tmp_path, "check_format.py", tmp_path / "submission.zip")
     assert checked.returncode == 0, checked.stderr
-    assert "## The Test phase" in readme and "refused in Test" in readme
+    assert "## The phases" in readme and "refused in Evaluation" in readme and "blind" in readme
 
 
 def test_a_competition_of_fewer_tracks_names_the_page_lines_to_edit(built):

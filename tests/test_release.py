@@ -91,9 +91,15 @@ def test_every_key_the_build_accepts_has_a_row_and_the_rules_use_the_table():
 def test_every_accepted_key_reaches_the_codabench_yaml(key):
     """Adding a key to the table's Codabench block (or anywhere) without writing it is caught here."""
     config = load_config()
+    if key.where == "end_date":  # it ends the last phase when that one is not a never-ending one
+        for phase in config["phases"].values():
+            phase.pop("phase_never_ends", None)
     if key.example is not None:
         _set(config, key, key.example)
     written = v2_config(edition(config, release_all=True), {"dev_reference_data.zip": "dev_sample_submission.zip"})
+    if key.where == "phases.*.phase_never_ends":  # written as the last phase's missing end
+        assert "end" not in written["phases"][-1] and all("end" in phase for phase in written["phases"][:-1])
+        return
     assert _has(written, key.codabench), (key.where, key.codabench)
     if key.rule == "copy" and key.example is not None:
         leaf = key.codabench.split(".")[-1]
@@ -232,6 +238,8 @@ def test_no_test_text_in_anything_participants_get_before_the_test_phase(marked_
             if entry == "test_reference_data.zip":  # the Test gold itself: never listed to participants
                 assert any(mark in data for _, data in _contents(upload.read(entry)))  # (the marking worked)
                 continue
+            if entry == "test-blind_reference_data.zip":  # the blind phase's: the test inputs (reference data,
+                continue  # never listed to participants either; tests/test_lifecycle.py: no gold in it)
             seen += [(path, data) for path, data in _contents(upload.read(entry), entry)]
     seen += list(_contents((dist / "starting_kit.zip").read_bytes(), "starting_kit.zip"))
     leaked = [path for path, data in seen if mark in data]
@@ -308,7 +316,8 @@ def test_a_three_track_competition_builds_checks_and_scores_only_its_tracks(tmp_
     assert "check: the upload passes on both platforms" in build.stdout
     keys = [key for track in TRACKS if track.name in chosen for key in track.keys]
     for layout in ("v1.5", "codabench"):
-        assert "%s, phase Test, sample submission: exit 0, %d leaderboard scores" % (layout, len(keys)) in build.stdout
+        assert "%s, phase Post-Evaluation, sample submission: exit 0, %d leaderboard scores" % (layout, len(keys)) \
+            in build.stdout
         assert "only flc" not in build.stdout
     work = tmp_path / "run"
     with zipfile.ZipFile(tmp_path / "dist" / "competition_bundle.zip") as bundle:
@@ -456,5 +465,5 @@ def test_the_checker_refuses_an_upload_that_gives_the_test_phase_away(marked_bui
     check_held_back(v15, codabench, False, report)
     text = "\n".join(report.problems)
     assert "upload: stray.zip is named by neither yaml" in text
-    assert "Codabench: phase Test: public_data is in the upload" in text
+    assert "Codabench: phase Evaluation: public_data is in the upload" in text
     assert "Codabench: solution test_sample_submission.zip belongs to a later phase's task" in text

@@ -47,17 +47,21 @@ class Options:
     # 0.1-1.5 s per track at the tasks' real sizes), so only a phase that asks pays it: 1000 in
     # Development by default (phase_settings/dev.json).
     interval_resamples: int
+    # A blind phase (the Evaluation phase of a shared task): the submission is read and checked as
+    # in every other phase, against the phase's public inputs only, and no output holds a score
+    # (``blind.py``). Set per phase (phase_settings/<name>.json).
+    blind: bool
 
     _fields = ("overlapping_predictions", "per_technique_recall", "flc_ignore_techniques", "max_file_bytes",
-               "nlu_max_answer_tokens", "max_spans_per_document", "detailed_results", "interval_resamples")
+               "nlu_max_answer_tokens", "max_spans_per_document", "detailed_results", "interval_resamples", "blind")
     __slots__ = _fields
 
     def __init__(self, overlapping_predictions: str = "error", per_technique_recall: str = "correct",
                  flc_ignore_techniques: bool = False, max_file_bytes: int = 200 * 1024 * 1024,
                  nlu_max_answer_tokens: int = 5000, max_spans_per_document: int = 10000,
-                 detailed_results: str = "full", interval_resamples: int = 0) -> None:
+                 detailed_results: str = "full", interval_resamples: int = 0, blind: bool = False) -> None:
         values = (overlapping_predictions, per_technique_recall, flc_ignore_techniques, max_file_bytes,
-                  nlu_max_answer_tokens, max_spans_per_document, detailed_results, interval_resamples)
+                  nlu_max_answer_tokens, max_spans_per_document, detailed_results, interval_resamples, blind)
         for name, value in zip(self._fields, values):
             object.__setattr__(self, name, value)
 
@@ -89,7 +93,7 @@ def _check(options: Options, source: str) -> Options:
         raise ReferenceDataError(["%s: detailed_results must be \"full\" or \"scores\"" % source])
     if options.per_technique_recall not in ("correct", "official"):
         raise ReferenceDataError(["%s: per_technique_recall must be \"correct\" or \"official\"" % source])
-    for name in ("flc_ignore_techniques",):
+    for name in ("flc_ignore_techniques", "blind"):
         if not isinstance(getattr(options, name), bool):
             raise ReferenceDataError(["%s: %s must be true or false" % (source, name)])
     for name in ("max_file_bytes", "nlu_max_answer_tokens", "max_spans_per_document"):
