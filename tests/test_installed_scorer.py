@@ -259,3 +259,10 @@ def test_the_wheel_is_reproducible_and_well_formed(wheel, tmp_path):
                        "program/scoring_config.json"):
             assert PACKAGE + "/" + needed in names, needed
         assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
+        archive.extractall(tmp_path / "unpacked")
+    # everything it installs runs on Python 3.7 (its Requires-Python)
+    vermin = Path(sys.executable).parent / "vermin"
+    assert vermin.exists(), "vermin is pinned in requirements-dev.txt"
+    process = subprocess.run([str(vermin), "--no-tips", "--violations", "-t=3.7-", "--no-parse-comments",
+                              "--eval-annotations", str(tmp_path / "unpacked")], capture_output=True, text=True)
+    assert process.returncode == 0, process.stdout + process.stderr
