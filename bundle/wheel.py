@@ -23,10 +23,10 @@ import zipfile
 from typing import Dict, List, Tuple
 
 from bundle.zips import FIXED_TIME
+from scorer.cli import DEFAULT_NAME as COMMAND  # the command's name, said once
 
 DISTRIBUTION = "sixtracks-scorer"
 PACKAGE = "sixtracks_scorer"
-COMMAND = "sixtracks-score"
 REQUIRES_PYTHON = ">=3.7"
 TAG = "py3-none-any"
 # The Codalab contract's own files: the wheel's command replaces them.

@@ -146,7 +146,8 @@ def test_release_all_puts_every_phase_in_the_upload(tmp_path):
     process = subprocess.run(BUILD + ["--out", str(tmp_path), "--no-check", "--release-all"], capture_output=True,
                              text=True)
     assert process.returncode == 0, process.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["competition_bundle.zip", "starting_kit.zip"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["competition_bundle.zip", "starting_kit.zip",
+                                                                 wheel_name(__version__)])
     with zipfile.ZipFile(tmp_path / "competition_bundle.zip") as bundle:
         assert {"test_public_data.zip", "test_sample_submission.zip"} <= set(bundle.namelist())
         v2 = yaml.safe_load(bundle.read("competition.yaml"))

@@ -208,6 +208,18 @@ def test_settings_card_and_version(commands, tmp_path):
     run = run_command(command, "t6_st2", gold, gold / "semeval2021_t6_st2.json", "--json", "--settings", settings)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["signature"] == "t6_st2|overlap:keep|per_technique_recall:official|v" + __version__
+    # a reference folder's own scoring_config.json counts, as in score.py; --settings goes over it
+    phase = tmp_path / "phase"
+    phase.mkdir()
+    (phase / "semeval2021_t6_st2.json").write_bytes((gold / "semeval2021_t6_st2.json").read_bytes())
+    (phase / "scoring_config.json").write_text('{"overlapping_predictions": "merge"}', encoding="utf-8")
+    expected = run_score(tmp_path, {name: phase / name for name in ("semeval2021_t6_st2.json", "scoring_config.json")},
+                         {"semeval2021_t6_st2.json": gold / "semeval2021_t6_st2.json"})
+    run = run_command(command, "t6_st2", phase, gold / "semeval2021_t6_st2.json", "--json")
+    assert json.loads(run.stdout)["signature"] == expected.signatures["t6_st2"]
+    assert "overlap:merge" in expected.signatures["t6_st2"]
+    run = run_command(command, "t6_st2", phase, gold / "semeval2021_t6_st2.json", "--json", "--settings", settings)
+    assert json.loads(run.stdout)["signature"] == "t6_st2|overlap:keep|per_technique_recall:official|v" + __version__
     card = run_command(command, "--card", "nlu")
     assert card.returncode == 0 and card.stdout.startswith("# Metric card: `nlu`")
     assert run_command(command, "--version").stdout == "%s %s\n" % (COMMAND, __version__)

@@ -58,33 +58,36 @@ def track_named(name: str):
     return BY_NAME[name]
 
 
-def scoring_options(settings_file: Optional[str] = None, settings: Optional[Dict[str, Any]] = None) -> Options:
-    """The program's settings (its ``scoring_config.json``, as the competition set them), then
-    ``settings_file`` (a phase's ``scoring_config.json``, e.g. ``phase_settings/test.json``), then
-    ``settings``; an unknown or invalid setting is a ScoringError (exit 2) naming its source."""
-    options = Options()
-    sources = [(os.path.join(PROGRAM_DIR, CONFIG_NAME), None)] if os.path.isfile(
-        os.path.join(PROGRAM_DIR, CONFIG_NAME)) else []
+def scoring_options(reference_dir: Optional[str] = None, settings_file: Optional[str] = None,
+                    settings: Optional[Dict[str, Any]] = None) -> Options:
+    """The settings ``score.py`` would score with: the program's ``scoring_config.json``, then the
+    one in ``reference_dir`` (a phase's built reference data holds it), then ``settings_file`` (a
+    phase's settings, e.g. ``settings/test.json`` of the release), then ``settings``. An unknown or
+    invalid setting, or a file that cannot be read, is a ScoringError (exit 2) naming its source."""
+    sources = [os.path.join(folder, CONFIG_NAME) for folder in (PROGRAM_DIR, reference_dir)
+               if folder is not None and os.path.isfile(os.path.join(folder, CONFIG_NAME))]
     if settings_file is not None:
         if not os.path.isfile(settings_file):
             raise ScoringError(["--settings %s: %s" % (settings_file, _missing(settings_file))], 2)
-        sources.append((settings_file, None))
-    if settings:
-        sources.append(("settings", dict(settings)))
-    import json
-    for source, values in sources:
-        try:
-            if values is None:
-                try:
-                    with open(source, encoding="utf-8") as handle:
-                        values = json.load(handle)
-                except (OSError, ValueError) as error:
-                    raise ReferenceDataError(["%s: cannot read the settings (%s)" % (source, error)]) from None
-            options = apply_settings(options, values, source)
-        except (ReferenceDataError, TypeError) as error:
-            line = error.public[0] if isinstance(error, ReferenceDataError) else "%s: %s" % (source, error)
-            raise ScoringError([line], 2) from None
+        sources.append(settings_file)
+    options = Options()
+    try:
+        for source in sources:
+            options = apply_settings(options, _settings_in(source), source)
+        if settings:
+            options = apply_settings(options, dict(settings), "settings")
+    except ReferenceDataError as error:
+        raise ScoringError([error.public[0]], 2) from None
     return options
+
+
+def _settings_in(path: str) -> Any:
+    import json
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError) as error:
+        raise ReferenceDataError(["%s: cannot read the settings (%s)" % (path, error)]) from None
 
 
 def _missing(path: str) -> str:
@@ -129,13 +132,17 @@ def _gold_may_be_a_folder(track) -> bool:
     return any("." not in name for name in names)
 
 
-def score_file(track_name: str, gold_path: str, prediction_path: str, options: Options) -> Scored:
+def score_file(track_name: str, gold_path: str, prediction_path: str, settings_file: Optional[str] = None,
+               settings: Optional[Dict[str, Any]] = None) -> Scored:
     """``prediction_path`` scored as ``track_name``'s submission file against ``gold_path``, as
-    ``score.py`` scores it (its refusals are a ScoringError with its lines, exit 1)."""
+    ``score.py`` scores it, with the settings of ``scoring_options``: its refusals are a
+    ScoringError with ``score.py``'s lines (exit 1); a wrong argument, one line (exit 2)."""
     track = track_named(track_name)
     gold, reference_dir = locate_gold(track, gold_path)
     if not os.path.isfile(prediction_path):
         raise ScoringError(["PREDICTION %s: %s" % (prediction_path, _missing(prediction_path))], 2)
+    # a reference folder's own settings count as in score.py; beside a gold file they are not its
+    options = scoring_options(reference_dir if os.path.isdir(gold_path) else None, settings_file, settings)
     from .in_process import scored_files
     collecting = gc.isenabled()
     gc.disable()  # as score.py: millions of small acyclic objects, rescanned for nothing
@@ -188,8 +195,7 @@ def score(track: str, gold_path: str, prediction_path: str, **settings: Any) -> 
     ScoringError
         The file was refused, the gold cannot be read, or an argument is wrong: ``lines`` say why.
     """
-    options = scoring_options(None, settings)
-    scored = score_file(track, gold_path, prediction_path, options)
+    scored = score_file(track, gold_path, prediction_path, settings=settings)
     if scored.warnings:
         import warnings
         for line in scored.warnings:

@@ -9,7 +9,8 @@ prints the track's leaderboard scores as ``scores.txt`` writes them (``key: valu
 Warnings are ``score.py``'s (``<file>: warning: ...``: on stdout, on stderr with ``--json`` so
 that stdout stays one object). Exit status as ``score.py``: 0 scored, 1 the file was refused or the
 gold cannot be read (its lines on stderr, as ``score.py`` prints them), 2 the arguments (one line).
-``--settings FILE``: a phase's settings (``scoring_config.json``) over the program's own.
+``--settings FILE``: a phase's settings (``scoring_config.json``) over the program's own (and over
+those of a reference folder given as GOLD, which count as in ``score.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import List, Optional
 
 from . import __version__
 
-DEFAULT_NAME = "sixtracks-score"
+DEFAULT_NAME = "sixtracks-score"  # the console script of the wheel (bundle/wheel.py)
 
 
 def usage(prog: str) -> str:
@@ -41,7 +42,7 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
 
 
 def _run(argv: List[str], prog: str) -> int:
-    from .api import ScoringError, score_file, scoring_options, track_named
+    from .api import ScoringError, score_file, track_named
     if argv in (["--help"], ["-h"]):
         print(usage(prog))
         print(__doc__.split("\n\n", 1)[1].replace("<command>", prog).rstrip())
@@ -84,9 +85,7 @@ def _run(argv: List[str], prog: str) -> int:
             print(usage(prog), file=sys.stderr)
             return 2
         track, gold, prediction = positional
-        track_named(track)
-        options = scoring_options(settings_file)
-        scored = score_file(track, gold, prediction, options)
+        scored = score_file(track, gold, prediction, settings_file)
     except ScoringError as error:
         for line in error.lines:
             print(line, file=sys.stderr)
