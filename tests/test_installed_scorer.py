@@ -108,6 +108,8 @@ def assert_same_as_score_py(commands, tmp_path, cases):
             plain = run_command(command, track_name, gold, prediction)
             assert plain.returncode == 0, (name, plain.stderr)
             lines = [line for line in plain.stdout.splitlines() if ": warning: " not in line]
+            assert [line for line in plain.stdout.splitlines() if ": warning: " in line] == [
+                line for line in run.stdout.splitlines() if ": warning: " in line], (name, track_name)
             assert lines == [line for line in expected_txt if line.split(":")[0] in keys] + [
                 "signature: " + expected_json["signature"][track_name]], (name, track_name)
             as_json = run_command(command, track_name, gold, prediction, "--json")
