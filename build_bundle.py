@@ -22,6 +22,8 @@ platforms will use it.
                                  participants from registration on). --release-all puts them in the
                                  upload instead;
    with --per-track, the same for each track alone in dist/<track>/ (one competition per track);
+   dist/sixtracks_scorer-<version>-py3-none-any.whl   the scoring program as an installable scorer
+                                 (bundle/wheel.py: the command sixtracks-score and score() in Python);
 3. checks each upload: unpacks it as both platforms do and runs every phase's sample submission, a
    broken one and one single-track entry per track in both workers' layouts (bundle/checker.py).
 
@@ -57,6 +59,7 @@ from bundle.lifecycle import is_blind, lifecycle_lines, lifecycle_problems  # no
 from bundle.rules import left_out, pages_to_edit, phase_folder, settings_name, validate  # noqa: E402
 from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
+from bundle.wheel import PACKAGE as WHEEL_PACKAGE, build_wheel, program_version  # noqa: E402
 from bundle.zips import folder_entries, is_junk, write_zip  # noqa: E402
 from scorer.options import CONFIG_NAME, OTHER_PHASES, load_options  # noqa: E402
 from scorer.problems import ReferenceDataError  # noqa: E402
@@ -290,6 +293,7 @@ def _clean(out_dir: str) -> None:
     for name in os.listdir(out_dir):
         path = os.path.join(out_dir, name)
         if name in (UPLOAD, KIT_ZIP, "codabench_bundle.zip") or (
+                name.startswith(WHEEL_PACKAGE + "-") and name.endswith(".whl")) or (
                 os.path.isdir(path) and (name.startswith("release_") or name in {t.name for t in TRACKS})):
             shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
 
@@ -298,7 +302,7 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
           release_all: bool = False, per_track: bool = False) -> int:
     _clean(out_dir)
     try:
-        uploads = _build(reference_root, cache, check, python, release_all, per_track)
+        uploads, wheel = _build(reference_root, cache, check, python, release_all, per_track)
     except BuildError as error:
         for line in error.lines:
             print(line, file=sys.stderr)
@@ -315,12 +319,17 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
                 with open(path, "wb") as handle:
                     handle.write(data)
                 written.append(os.path.join(upload.subfolder, name))
+        with open(os.path.join(staging, wheel[0]), "wb") as handle:
+            handle.write(wheel[1])
+        written.append(wheel[0])
         for relative in written:
             target = os.path.join(out_dir, relative)
             os.makedirs(os.path.dirname(target), exist_ok=True)
             os.replace(os.path.join(staging, relative), target)
     for upload in uploads:
         _print_outputs(upload, out_dir)
+    print("wrote %s (%d bytes, sha256 %s): the installable scorer (pip install it; README, \"After the task\")"
+          % (os.path.join(out_dir, wheel[0]), len(wheel[1]), hashlib.sha256(wheel[1]).hexdigest()))
     if check:
         for upload in uploads:
             print("check%s: %s" % (" (track %s)" % upload.subfolder if upload.subfolder else "", upload.report.summary()))
@@ -348,8 +357,14 @@ def _print_outputs(upload: Upload, out_dir: str) -> None:
               "choose them in the phase editor's Public data and Starting kit fields" % (label, public, kit))
 
 
+def scorer_wheel(program: Dict[str, bytes], config: Dict[str, Any]) -> Tuple[str, bytes]:
+    """(file name, bytes) of the installable scorer made from ``program`` (the upload's scoring
+    program, vendored nltk included), versioned as its signatures are."""
+    return build_wheel(program, program_version(program), str(config["title"]), [track.name for track in TRACKS])
+
+
 def _build(reference_root: str, cache: str, check: bool, python: List[str], release_all: bool,
-           per_track: bool) -> List[Upload]:
+           per_track: bool) -> Tuple[List[Upload], Tuple[str, bytes]]:
     yaml_text, config, problem = load_yaml(os.path.join(ROOT, "competition.yaml"))
     if problem:
         raise BuildError([problem])
@@ -372,6 +387,7 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
         program.update(vendored_files(cache))
     except VendorError as error:
         raise BuildError(["build: %s" % error])
+    wheel = scorer_wheel(program, config)
     for line in date_lines(config):
         print("dates: " + line)
     for line in ignored_keys(config):
@@ -416,7 +432,7 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
                                       "data, competition.yaml or phase_settings/ as the lines above say, then build "
                                       "again" % (count, "" if count == 1 else "s",
                                                  upload.report.problems[0].split("\n")[0])])
-    return uploads
+    return uploads, wheel
 
 
 def main(argv=None) -> int:

@@ -19,7 +19,8 @@ LAYERS = {
     "contract": 4, "outputs": 3, "tracks": 2, "shared": 1, "readers": 0,
 }
 MODULE_LAYER = {
-    "score": "contract", "submission": "contract", "workers": "contract", "in_process": "contract",
+    "score": "contract", "submission": "contract", "workers": "contract", "in_process": "contract", "api": "contract",
+    "cli": "contract",
     "report": "outputs", "error_analysis": "outputs", "signature": "outputs", "resampling": "outputs", "groups": "outputs",
     "blind": "outputs",
     "registry": "tracks", "contract": "tracks",

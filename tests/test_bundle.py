@@ -22,12 +22,14 @@ from conftest import ROOT, SHARED, run_score, shared_path
 sys.path.insert(0, str(ROOT))
 
 from bundle.rules import validate  # noqa: E402
+from bundle.wheel import wheel_name  # noqa: E402
+from scorer import __version__  # noqa: E402
 from scorer.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
 
 BUILD = [sys.executable, str(ROOT / "build_bundle.py")]
 # What the default build writes: the upload, the first phase's kit, the Test phase's held-back release.
 RELEASED = ("competition_bundle.zip", "starting_kit.zip", "release_test/test_public_data.zip",
-            "release_test/starting_kit.zip")
+            "release_test/starting_kit.zip", wheel_name(__version__))
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +155,8 @@ def test_release_all_puts_every_phase_in_the_upload(tmp_path):
     process = subprocess.run(BUILD + ["--out", str(tmp_path), "--no-check", "--release-all"], capture_output=True,
                              text=True)
     assert process.returncode == 0, process.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["competition_bundle.zip", "starting_kit.zip"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["competition_bundle.zip", "starting_kit.zip",
+                                                                 wheel_name(__version__)])
     with zipfile.ZipFile(tmp_path / "competition_bundle.zip") as bundle:
         assert {"test_public_data.zip", "test_sample_submission.zip"} <= set(bundle.namelist())
         v2 = yaml.safe_load(bundle.read("competition.yaml"))

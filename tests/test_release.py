@@ -353,7 +353,11 @@ def test_one_competition_per_track(tmp_path):
     process = subprocess.run(BUILD + ["--out", str(tmp_path), "--no-check", "--per-track"], capture_output=True,
                              text=True)
     assert process.returncode == 0, process.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(track.name for track in TRACKS)
+    from bundle.wheel import wheel_name
+    from scorer import __version__
+    # one competition per track, and the one installable scorer of them all
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([track.name for track in TRACKS]
+                                                                + [wheel_name(__version__)])
     for track in TRACKS:
         with zipfile.ZipFile(tmp_path / track.name / "competition_bundle.zip") as bundle:
             v2 = yaml.safe_load(bundle.read("competition.yaml"))
