@@ -46,7 +46,7 @@ def results(tmp_path_factory):
 @pytest.fixture(scope="module")
 def released(results, tmp_path_factory):
     out = tmp_path_factory.mktemp("release") / "release"
-    process = _run(RELEASE + ["--out", out, "--results", results / "results", "--gold", "Test"])
+    process = _run(RELEASE + ["--out", out, "--results", results / "results", "--gold", "Post-Evaluation"])
     assert process.returncode == 0, process.stdout + process.stderr
     return out
 
@@ -100,7 +100,10 @@ def test_the_release_holds_what_it_says(released):
     assert (released / "scorer" / name).read_bytes() == data
     zenodo = json.loads((released / ".zenodo.json").read_text(encoding="utf-8"))
     assert zenodo["title"] == config["title"] and zenodo["version"] == __version__
-    assert zenodo["publication_date"] == str(config["end_date"])[:10] and zenodo["upload_type"] == "dataset"
+    # No end_date (the Post-Evaluation phase never ends): the day the last phase starts, when the results are final.
+    last_start = config["phases"][max(config["phases"])]["start_date"]
+    assert zenodo["publication_date"] == str(config.get("end_date") or last_start)[:10] == "2027-04-01"
+    assert zenodo["upload_type"] == "dataset"
     assert zenodo["creators"] and all(creator["name"] for creator in zenodo["creators"])
 
 
@@ -162,7 +165,7 @@ def test_the_readmes_two_commands_score_on_the_test_set_with_the_tables_signatur
 def test_bad_arguments_are_one_line(results, tmp_path):
     for arguments, expected in (
             (["--gold", "Final"], "--gold Final: no such phase in competition.yaml; the phases: Development (folder "
-                                  "dev); Test (folder test)"),
+                                  "dev); Evaluation / Post-Evaluation (folder test)"),
             (["--results", tmp_path / "none"], "--results %s: no such folder" % (tmp_path / "none")),
             (["--results", ROOT / "pages"], "--results %s: not an output folder of rank_submissions.py"
              % (ROOT / "pages"))):
