@@ -157,9 +157,10 @@ def run(scales, naive_limit_seconds, repeat, program):
                 oracle_s = oracle_mb = tests_s = tokenize_s = None
                 if SETTINGS[track].get("oracle") == "spans" and scale <= naive_limit_seconds:
                     oracle_runs = min(3, repeat)  # the fastest too: noise would flatter score.py
-                    tests_t, tests_mem, _ = min((measure(oracle("tests_span_oracle", base))
+                    files = (BY_NAME[track].gold_names[0], BY_NAME[track].filename)  # what the track declares
+                    tests_t, tests_mem, _ = min((measure(oracle("tests_span_oracle", base, *files))
                                                  for _ in range(oracle_runs)), key=lambda m: m[0])
-                    naive_t, naive_mem, _ = min((measure(oracle("official_structure_spans", base))
+                    naive_t, naive_mem, _ = min((measure(oracle("official_structure_spans", base, *files))
                                                  for _ in range(oracle_runs)), key=lambda m: m[0])
                     oracle_s, oracle_mb, tests_s = naive_t, naive_mem, tests_t
                     naive = ("tests' oracle %.2f s / %.0f MB (%.1f× slower); official structure %.2f s / "

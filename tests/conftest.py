@@ -82,9 +82,11 @@ class Run:
 
 
 def run_score(tmp_path: Path, ref: Dict[str, object], res: Dict[str, object],
-              python: str = sys.executable, env: Optional[Dict[str, str]] = None, items: bool = False) -> Run:
+              python: str = sys.executable, env: Optional[Dict[str, str]] = None, items: bool = False,
+              program: Path = PROGRAM) -> Run:
     """Stage input/ref and input/res (values: bytes, str, or a Path to copy), run score.py;
-    ``items``: as a local run asking for the per-item details (``--items <run>/items``)."""
+    ``items``: as a local run asking for the per-item details (``--items <run>/items``);
+    ``program``: another copy of the scoring program."""
     base = tmp_path / ("run%d" % len(list(tmp_path.glob("run*"))))
     for folder, files in (("ref", ref), ("res", res)):
         target = base / "input" / folder
@@ -106,7 +108,7 @@ def run_score(tmp_path: Path, ref: Dict[str, object], res: Dict[str, object],
     if nltk_data_dir() is not None:
         run_env.setdefault("NLTK_DATA", str(nltk_data_dir()))
     run_env.update(env or {})
-    command = [python, str(PROGRAM / "score.py"), str(base / "input"), str(output)]
+    command = [python, str(program / "score.py"), str(base / "input"), str(output)]
     if items:
         command += ["--items", str(base / "items")]
     process = subprocess.run(command, capture_output=True, text=True, cwd=str(base), env=run_env, timeout=600)
@@ -119,3 +121,26 @@ def assert_clean_failure(run: Run, *fragments: str) -> None:
     assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
     for fragment in fragments:
         assert fragment in run.stderr, (fragment, run.stderr)
+
+
+def register_track(program_dir: Path, name: str) -> None:
+    """Add ``name`` to ``MODULES`` in a copy's ``scorer/registry.py``, as README "Adding a track" step 3
+    says: the tuple is found by parsing the file (``ast``), and its last item gets the new name after it."""
+    import ast
+    path = Path(program_dir) / "scorer" / "registry.py"
+    text = path.read_text(encoding="utf-8")
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["MODULES"]:
+            last = node.value.elts[-1]  # type: ignore[attr-defined]
+            lines = text.split("\n")
+            line = lines[last.end_lineno - 1]
+            lines[last.end_lineno - 1] = line[:last.end_col_offset] + ", %r" % name + line[last.end_col_offset:]
+            path.write_text("\n".join(lines), encoding="utf-8")
+            return
+    raise AssertionError("no MODULES = (...) in %s" % path)
+
+
+def copy_program(target: Path) -> Path:
+    """A copy of the scoring program (``scoring_program/``) in ``target``, without caches."""
+    shutil.copytree(str(PROGRAM), str(target), ignore=shutil.ignore_patterns("__pycache__"))
+    return target

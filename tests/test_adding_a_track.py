@@ -12,7 +12,7 @@ import subprocess
 import sys
 import zipfile
 
-from conftest import ROOT
+from conftest import ROOT, register_track
 
 TOY = ROOT / "tests" / "toy_track"
 COLUMN = """    toy_accuracy:
@@ -44,10 +44,7 @@ def test_a_toy_seventh_track_builds_checks_and_scores(tmp_path):
     tracks = repo / "scoring_program" / "scorer" / "tracks"
     shutil.copy(str(TOY / "toy.py"), str(tracks / "toy.py"))
     shutil.copy(str(TOY / "toy.md"), str(tracks / "toy.md"))
-    registry = repo / "scoring_program" / "scorer" / "registry.py"
-    text = registry.read_text(encoding="utf-8")
-    assert '"nlu", "absita")' in text
-    registry.write_text(text.replace('"nlu", "absita")', '"nlu", "absita", "toy")'), encoding="utf-8")
+    register_track(repo / "scoring_program", "toy")
     yaml_path = repo / "competition.yaml"
     text = yaml_path.read_text(encoding="utf-8")
     text = text.replace("  columns:\n", GROUP + "  columns:\n", 1)

@@ -156,3 +156,64 @@ def test_the_readme_gives_the_contract_as_its_docstring():
     section = readme[readme.index("### Adding a track"):]
     block = section[section.index("   ```text\n") + len("   ```text\n"):section.index("\n   ```\n")]
     assert "\n".join(line[3:] for line in block.split("\n")) == contract.__doc__.strip("\n")
+
+
+def _toy_module(**changes):
+    """The toy track (tests/toy_track/toy.py) as a module object, with some declarations changed."""
+    import importlib.util
+    import sys
+    import types
+    sys.path.insert(0, str(ROOT / "scoring_program"))
+    spec = importlib.util.spec_from_file_location("scorer.tracks.toy", str(ROOT / "tests" / "toy_track" / "toy.py"))
+    toy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(toy)
+    module = types.ModuleType("scorer.tracks.renamed")
+    module.__file__ = toy.__file__
+    module.__dict__.update({name: value for name, value in vars(toy).items() if not name.startswith("__")})
+    module.__dict__.update(changes)
+    return module
+
+
+def test_scores_whose_keys_are_not_the_tracks_keys_are_one_error_naming_module_and_keys(tmp_path):
+    """A module declaring other ``KEYS`` than its scores' keys is refused when it scores: one
+    ``ContractError`` naming the module and both sets of keys; ``score.py`` then exits non-zero and
+    writes no -1 for the file as if it were scored."""
+    from scorer.contract import ContractError, Track
+    from scorer.in_process import scored_files
+    from scorer.options import Options
+
+    track = Track(_toy_module(KEYS=("renamed_accuracy",), LEADERBOARDS=(("renamed", "renamed_accuracy"),)))
+    gold, submission = tmp_path / "gold.json", tmp_path / "res.json"
+    gold.write_text('[{"id": "1", "text": "a", "label": "yes"}]', encoding="utf-8")
+    submission.write_text('[{"id": "1", "label": "yes"}]', encoding="utf-8")
+    try:
+        track.score(str(gold), str(submission), "toy_labels.json", Options(), str(tmp_path))
+    except ContractError as error:
+        assert str(error).startswith("track module renamed: its scores' keys (toy_accuracy) are not its KEYS "
+                                     "(renamed_accuracy)"), str(error)
+    else:
+        raise AssertionError("scored with keys other than its KEYS")
+    [(_, result, error)] = list(scored_files([(track, str(gold))], {"toy_labels.json": str(submission)},
+                                             Options(), str(tmp_path)))
+    assert result is None and isinstance(error, ContractError)
+    # The declared keys are what it writes: the same module with its own keys scores.
+    assert Track(_toy_module()).score(str(gold), str(submission), "toy_labels.json", Options(),
+                                      str(tmp_path)).scores == {"toy_accuracy": 1.0}
+
+
+def test_a_track_default_of_a_setting_applies_where_no_settings_file_gives_one():
+    from scorer.contract import ContractError, Track
+    from scorer.options import Options, apply_settings
+
+    track = Track(_toy_module(SETTINGS=("overlapping_predictions",),
+                              SETTING_DEFAULTS={"overlapping_predictions": "merge"}))
+    assert track.options(Options()).overlapping_predictions == "merge"
+    given = apply_settings(Options(), {"overlapping_predictions": "error"}, "scoring_config.json")
+    assert track.options(given).overlapping_predictions == "error"
+    assert track.options(Options().replace(detailed_results="scores")).overlapping_predictions == "merge"
+    try:
+        Track(_toy_module(SETTING_DEFAULTS={"overlapping_predictions": "merge"}))
+    except ContractError as error:
+        assert "SETTING_DEFAULTS gives overlapping_predictions, not in its SETTINGS" in str(error)
+    else:
+        raise AssertionError("a default of a setting the track does not read")

@@ -70,12 +70,10 @@ def worked_example(card: str) -> Tuple[Dict[str, str], Dict[str, str]]:
 
 def _program_with_toy(tmp_path: Path) -> Path:
     """A copy of the scoring program with the toy track registered (as tests/test_adding_a_track.py)."""
-    program = tmp_path / "program"
-    shutil.copytree(str(PROGRAM), str(program), ignore=shutil.ignore_patterns("__pycache__"))
+    from conftest import copy_program, register_track
+    program = copy_program(tmp_path / "program")
     shutil.copy(str(TOY / "toy.py"), str(program / "scorer" / "tracks" / "toy.py"))
-    registry = program / "scorer" / "registry.py"
-    text = registry.read_text(encoding="utf-8")
-    registry.write_text(text.replace('"nlu", "absita")', '"nlu", "absita", "toy")'), encoding="utf-8")
+    register_track(program, "toy")
     return program
 
 

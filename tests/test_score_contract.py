@@ -364,3 +364,24 @@ def test_predictions_for_another_phase_are_named_as_such(tmp_path):
         assert any(line.startswith(track.filename + ": ") and "are ids of the Development phase: these are "
                    "predictions for the Development inputs; run your system on this phase's inputs" in line
                    for line in run.stderr.splitlines()), (track.filename, run.stderr)
+
+
+def test_a_module_whose_scores_keys_differ_from_its_keys_fails_loudly(tmp_path):
+    """A registered module declaring ``KEYS`` its aggregate does not name: the file is one internal
+    error (exit 1) naming the module and both sets of keys for the organisers, never -1 in every
+    column with exit 0."""
+    from conftest import ROOT, copy_program, register_track
+    program = copy_program(tmp_path / "program")
+    module = (ROOT / "tests" / "toy_track" / "toy.py").read_text(encoding="utf-8")
+    (program / "scorer" / "tracks" / "renamed.py").write_text(
+        module + '\nNAME = "renamed"\nKEYS = ("renamed_accuracy",)\nLEADERBOARDS = (("renamed", "renamed_accuracy"),)\n',
+        encoding="utf-8")
+    register_track(program, "renamed")
+    gold = '[{"id": "1", "text": "a", "label": "yes"}]'
+    run = run_score(tmp_path, {"toy_labels.json": gold}, {"toy_labels.json": '[{"id": "1", "label": "yes"}]'},
+                    program=program, items=True)
+    assert run.returncode == 1, (run.stdout, run.stderr)
+    assert "toy_labels.json: internal error of the scoring program" in run.stderr
+    private = "".join(path.read_text(encoding="utf-8") for path in run.items.rglob("*") if path.is_file()) \
+        + run.stderr + run.stdout
+    assert "track module renamed: its scores' keys (toy_accuracy) are not its KEYS (renamed_accuracy)" in private

@@ -138,6 +138,25 @@ def sklearn_prf(tp, fp, fn, ops=ScalarOps):
     return precision, recall, ops.divide(2.0 * precision * recall, precision + recall, 0.0)
 
 
+def multilabel_keys(track: str) -> Tuple[str, str]:
+    """The keys ``aggregate`` names a multilabel track's scores: its ``KEYS``.
+
+    Parameters
+    ----------
+    track : str
+        The track's ``NAME`` (the keys' prefix).
+
+    Returns
+    -------
+    tuple of str
+        ``<track>_f1_micro`` (the primary key), ``<track>_f1_macro``.
+
+    >>> multilabel_keys("t6_st1")
+    ('t6_st1_f1_micro', 't6_st1_f1_macro')
+    """
+    return (track + "_f1_micro", track + "_f1_macro")
+
+
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, Any]:
     """``<track>_f1_micro`` and ``<track>_f1_macro`` from the per-class totals of

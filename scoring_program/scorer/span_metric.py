@@ -360,6 +360,25 @@ def technique_totals(by_technique: Mapping[str, SpanCounts]) -> Dict[str, Any]:
     return totals
 
 
+def span_keys(track: str) -> Tuple[str, str, str]:
+    """The keys ``aggregate`` and ``span_track_result`` name a track's scores: a span track's ``KEYS``.
+
+    Parameters
+    ----------
+    track : str
+        The track's ``NAME`` (the keys' prefix).
+
+    Returns
+    -------
+    tuple of str
+        ``<track>_f1``, ``<track>_precision``, ``<track>_recall``, the primary key first.
+
+    >>> span_keys("flc")
+    ('flc_f1', 'flc_precision', 'flc_recall')
+    """
+    return (track + "_f1", track + "_precision", track + "_recall")
+
+
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, Any]:
     """``<track>_f1``, ``_precision``, ``_recall`` on the sums over the techniques of
