@@ -18,54 +18,20 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 import pytest
 
 from conftest import PROGRAM, ROOT, nltk_data_dir, parse_scores_v15
+from registry_inputs import sections, worked_example
 from scorer.registry import TRACKS
+
+pytestmark = pytest.mark.registry  # follows the registry: run in a copy with a seventh track
 
 TEMPLATE = ["Definition", "Inputs", "Submission format", "Baseline", "Outputs", "Example",
             "Refusals and warnings", "Fidelity", "Citation"]
 TOY = ROOT / "tests" / "toy_track"
 CARDS = {track.name: PROGRAM / "scorer" / "tracks" / (track.name + ".md") for track in TRACKS}
 CARDS["toy"] = TOY / "toy.md"
-
-_FILE_LINE = re.compile(r"^(?:Gold|Submission|Reference data|The submission).*`((?:ref|res)/[^`]+)`.*:$")
-_SCORE_ROW = re.compile(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*(-?[0-9]+(?:\.[0-9]+)?)")
-
-
-def sections(card: str) -> List[Tuple[str, str]]:
-    """(title, body) of each ``##`` section, in order."""
-    parts = re.split(r"^## (.+)\n", card, flags=re.M)
-    return [(parts[i].strip(), parts[i + 1]) for i in range(1, len(parts), 2)]
-
-
-def worked_example(card: str) -> Tuple[Dict[str, str], Dict[str, str]]:
-    """(path under input/ -> content, key -> the value as printed) of the card's Example section."""
-    (body,) = [body for title, body in sections(card) if "Example" in title]
-    files: Dict[str, str] = {}
-    scores: Dict[str, str] = {}
-    lines = body.split("\n")
-    i = 0
-    while i < len(lines):
-        match = _FILE_LINE.match(lines[i])
-        if match:
-            i += 1
-            while i < len(lines) and not lines[i].strip():
-                i += 1
-            block = []
-            while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
-                block.append(lines[i][4:])
-                i += 1
-            assert match.group(1) not in files, "two blocks for %s" % match.group(1)
-            files[match.group(1)] = "\n".join(block).strip("\n") + "\n"
-            continue
-        row = _SCORE_ROW.match(lines[i])
-        if row:
-            scores[row.group(1)] = row.group(2)
-        i += 1
-    return files, scores
 
 
 def _program_with_toy(tmp_path: Path) -> Path:

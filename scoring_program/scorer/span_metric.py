@@ -460,3 +460,44 @@ def span_track_result(track: str, title: str, statistics: SpanStatistics,
         item_noun=noun,
         confusions=None if statistics.confusions is None else dict(statistics.confusions),
     )
+
+
+def span_scores(gold: Mapping[str, Sequence[Tuple[str, int, int]]],
+                predicted: Mapping[str, Sequence[Tuple[str, int, int]]],
+                overlapping: str = "error") -> Dict[str, float]:
+    """The partial-overlap scores of in-memory spans (a notebook's entry point): what a span track
+    computes, without files.
+
+    Parameters
+    ----------
+    gold, predicted : dict of document -> list of (technique, start, end)
+        Character offsets, end exclusive. Every gold document counts (also one without spans); a
+        predicted document not in ``gold`` counts its spans as predicted.
+    overlapping : {"error", "merge", "keep"}
+        Predicted spans of one technique that share a character: a ``ValueError`` naming them,
+        merged into their union (the official scorers' ``-m``), or each pair counted.
+
+    Returns
+    -------
+    dict
+        ``f1``, ``precision``, ``recall``, as ``aggregate``.
+
+    >>> span_scores({"1": [("Doubt", 0, 10)]}, {"1": [("Doubt", 5, 10)]})
+    {'f1': 0.6666666666666666, 'precision': 1.0, 'recall': 0.5}
+    """
+    def grouped(spans: Sequence[Tuple[str, int, int]]) -> Dict[str, List[Span]]:
+        by_technique: Dict[str, List[Span]] = {}
+        for technique, start, end in spans:
+            by_technique.setdefault(technique, []).append((start, end))
+        return by_technique
+
+    statistics = SpanStatistics(confusions=False)
+    for document in list(gold) + [d for d in predicted if d not in gold]:
+        merged = {t: merge_overlapping(s) for t, s in grouped(gold.get(document, ())).items()}
+        checked, overlaps = predictions_under_policy(grouped(predicted.get(document, ())), overlapping)
+        if overlaps:
+            raise ValueError("document %s: %s" % (document, overlap_problem(overlaps[0])))
+        statistics.add_document(document, merged, checked, overlapping != "keep")
+    _, by_technique = statistics.totals(())
+    scores = aggregate(ItemStatistics("", [], [], [], list(by_technique)), technique_totals(by_technique))
+    return {"f1": scores["_f1"], "precision": scores["_precision"], "recall": scores["_recall"]}
