@@ -50,9 +50,8 @@ class Options:
     # reference data): full in Development, scores only in Test by default.
     detailed_results: str
     # With "full": each ranking score's 95% bootstrap interval from this many resamples of the
-    # items (seed 0, as score_locally.py draws them); 0: none. They cost pure-Python time (about
-    # 0.1-1.5 s per track at the tasks' real sizes), so only a phase that asks pays it: 1000 in
-    # Development by default (phase_settings/dev.json).
+    # items (seed 0, as score_locally.py draws them); 0: none. They cost pure-Python time, so only
+    # a phase that asks pays it: 1000 in Development by default (phase_settings/dev.json).
     interval_resamples: int
 
     _fields = ("overlapping_predictions", "per_technique_recall", "flc_ignore_techniques", "max_file_bytes",

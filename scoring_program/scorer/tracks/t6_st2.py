@@ -87,10 +87,8 @@ def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
         for number, label in enumerate(labels, start=1):
             span: Optional[Span] = None
             # The fast path: a well-formed span, by the rules _read_span (the one validator, which
-            # names every problem) applies. It pays: without it t6_st2 x100's time/floor goes from
-            # 2.71 to 3.44, over the target of 3, and the organisers' re-scoring of 50 t6_st2 x1
-            # submissions takes 40% longer (issue 21, medians of interleaved pairs in both
-            # orders). tests/test_fast_paths.py: it accepts and refuses what _read_span does.
+            # names every problem) applies; tests/test_fast_paths.py: it accepts and refuses what
+            # _read_span does.
             if type(label) is dict:
                 technique, start, end = label.get("technique"), label.get("start"), label.get("end")
                 if (type(technique) is str and technique in known and type(start) is int and type(end) is int
