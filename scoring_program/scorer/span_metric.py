@@ -93,13 +93,7 @@ class SpanStatistics:
                 index = self._new_technique(technique)
             predicted_spans = predicted.get(technique)
             if predicted_spans:
-                # Most rows are one pair, computed inline.
-                if len(predicted_spans) == 1 and len(gold_spans) == 1:
-                    (ps, pe), (gs, ge) = predicted_spans[0], gold_spans[0]
-                    inter = (pe if pe < ge else ge) - (ps if ps > gs else gs)
-                    precision_sum, recall_sum = (inter / (pe - ps), inter / (ge - gs)) if inter > 0 else (0.0, 0.0)
-                else:
-                    precision_sum, recall_sum = sums(predicted_spans, gold_spans)
+                precision_sum, recall_sum = sums(predicted_spans, gold_spans)
                 pending.append((number, index, precision_sum, recall_sum, len(predicted_spans), len(gold_spans)))
             else:
                 pending.append((number, index, 0.0, 0.0, 0, len(gold_spans)))
