@@ -179,7 +179,7 @@ def _toy_module(**changes):
     return module
 
 
-def test_scores_whose_keys_are_not_the_tracks_keys_are_one_error_naming_module_and_keys(tmp_path):
+def test_scores_whose_keys_are_not_among_the_tracks_keys_are_one_error_naming_module_and_keys(tmp_path):
     """A module declaring other ``KEYS`` than its scores' keys is refused when it scores: one
     ``ContractError`` naming the module and both sets of keys; ``score.py`` then exits non-zero and
     writes no -1 for the file as if it were scored."""
@@ -194,16 +194,20 @@ def test_scores_whose_keys_are_not_the_tracks_keys_are_one_error_naming_module_a
     try:
         track.score(str(gold), str(submission), "toy_labels.json", Options(), str(tmp_path))
     except ContractError as error:
-        assert str(error).startswith("track module renamed: its scores' keys (toy_accuracy) are not its KEYS "
+        assert str(error).startswith("track module renamed: its scores' keys (toy_accuracy) are not among its KEYS "
                                      "(renamed_accuracy)"), str(error)
     else:
         raise AssertionError("scored with keys other than its KEYS")
     [(_, result, error)] = list(scored_files([(track, str(gold))], {"toy_labels.json": str(submission)},
                                              Options(), str(tmp_path)))
     assert result is None and isinstance(error, ContractError)
-    # The declared keys are what it writes: the same module with its own keys scores.
+    # The declared keys are what it writes: the same module with its own keys scores, and a track
+    # may leave out keys of what was not submitted (absita's subtasks).
     assert Track(_toy_module()).score(str(gold), str(submission), "toy_labels.json", Options(),
                                       str(tmp_path)).scores == {"toy_accuracy": 1.0}
+    wider = Track(_toy_module(KEYS=("toy_accuracy", "toy_other")))
+    assert wider.score(str(gold), str(submission), "toy_labels.json", Options(), str(tmp_path)).scores == \
+        {"toy_accuracy": 1.0}
 
 
 def test_a_track_default_of_a_setting_applies_where_no_settings_file_gives_one():

@@ -403,4 +403,4 @@ def test_a_module_whose_scores_keys_differ_from_its_keys_fails_loudly(tmp_path):
     assert "toy_labels.json: internal error of the scoring program" in run.stderr
     private = "".join(path.read_text(encoding="utf-8") for path in run.items.rglob("*") if path.is_file()) \
         + run.stderr + run.stdout
-    assert "track module renamed: its scores' keys (toy_accuracy) are not its KEYS (renamed_accuracy)" in private
+    assert "track module renamed: its scores' keys (toy_accuracy) are not among its KEYS (renamed_accuracy)" in private

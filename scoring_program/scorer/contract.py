@@ -50,11 +50,11 @@ GROUP_TABLES : tuple of tables, default empty
 ITEM_ERROR : str, default ''
     What ``item_error`` measures, in words, for the error analysis page.
 BENCHMARK : dict, default empty
-    How ``benchmarks/run.py`` measures the track: ``"scales"`` (default 1, 10, 100), ``"oracle"``
+    How ``benchmarks/run.py`` measures the track: ``"scales"`` (the multiples of the task's size it allows; default all), ``"oracle"``
     (the naive oracle it is timed against: ``"spans"``, for a gold folder of ``article<ID>...labels``
     files or a JSON list of ``{"id", "labels": [{"technique", "start", "end"}]}`` records, read by
-    the track's ``GOLD_NAMES`` and ``FILE_NAME``; or ``"lcs"``, nlu's CSV), ``"time_target"`` (time /
-    parse floor <= 3 applies), ``"slow"`` (few generated submissions in the resampling step).
+    the track's ``GOLD_NAMES`` and ``FILE_NAME``; or ``"lcs"``, nlu's CSV), ``"slow"`` (few generated
+    submissions in the resampling step). Every track meets the same targets (``benchmarks/run.py``).
 
 Functions
 ---------
@@ -66,8 +66,10 @@ score(gold_path, submission_path, file_name, options, reference_dir) -> TrackRes
     given as a function that builds them when a track never needs the rows itself), with the few
     facts that are not per item (warnings, counts of skipped rows). The headline scores are
     ``aggregate`` of their column totals (summed while scoring, or ``per_item.column_totals``).
-    The result's score keys must be the track's ``KEYS``: any other set is one ``ContractError``
-    naming the module and both sets of keys (the file is then not scored; never -1 and exit 0).
+    The result's score keys must be among the track's ``KEYS`` (a track may leave out the keys of
+    what was not submitted, as absita's subtasks): a key that is not, or no key at all, is one
+    ``ContractError`` naming the module and both sets of keys (the file is then not scored; never
+    -1 and exit 0).
 aggregate(statistics, totals, ops, key=None) -> dict, required
     The scores from the column totals of any selection of items. It computes only with the
     operations of ``ops`` (``ops.divide``, ``ops.where``, ``ops.sqrt``, ``ops.mean``) and with
@@ -267,16 +269,28 @@ class Track:
         def checked_score(gold_path: str, submission_path: str, file_name: str, options: Options,
                           reference_dir: str) -> Any:
             result = score(gold_path, submission_path, file_name, self.options(options), reference_dir)
-            if set(result.scores) != set(self.keys):
-                raise ContractError("track module %s: its scores' keys (%s) are not its KEYS (%s); give the track the "
-                                    "keys its aggregate names (scorer/contract.py, \"Shared aggregates\")"
+            if not result.scores or not set(result.scores) <= set(self.keys):
+                raise ContractError("track module %s: its scores' keys (%s) are not among its KEYS (%s); give the "
+                                    "track the keys its aggregate names (scorer/contract.py, \"Shared aggregates\")"
                                     % (self.module_name, ", ".join(sorted(result.scores)), ", ".join(self.keys)))
             return result
         checked_score.__doc__ = score.__doc__
         return checked_score
 
     def find_gold(self, reference_dir: str) -> Optional[str]:
-        """The first of ``gold_names`` in ``reference_dir`` (None: the phase has no gold for the track)."""
+        """The track's gold in a phase's reference data.
+
+        Parameters
+        ----------
+        reference_dir : str
+            The phase's ``ref/`` folder.
+
+        Returns
+        -------
+        str or None
+            The path of the first of ``gold_names`` there (a file or a folder); None: the phase has
+            no gold for the track.
+        """
         for name in self.gold_names:
             path = os.path.join(reference_dir, name)
             if os.path.exists(path):
