@@ -140,7 +140,7 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     return [GOLD_FOLDER + "/"]
 
 
-BENCHMARK = {"time_target": True, "oracle": "spans"}
+BENCHMARK = {"oracle": "spans"}
 
 
 def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:

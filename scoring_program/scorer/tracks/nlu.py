@@ -822,7 +822,7 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     return [TEST_INPUT, FILE_NAME]
 
 
-BENCHMARK = {"scales": (1,), "oracle": "lcs", "slow": True}
+BENCHMARK = {"scales": (1, 10), "oracle": "lcs", "slow": True}
 
 
 def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
