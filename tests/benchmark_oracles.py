@@ -12,52 +12,57 @@ from __future__ import annotations
 import os
 import sys
 
-FLC_GOLD_FOLDER, FLC_FILE, ST2_FILE, NLU_FILE = ("nlp4if2019_flc", "nlp4if2019_flc.tsv", "semeval2021_t6_st2.json",
-                                                 "aicup2022_nlu.csv")
+NLU_FILE = "aicup2022_nlu.csv"
 
 
-def _spans(input_dir: str, span):
-    """(gold, predicted): document -> [span(technique, start, end)], from the flc gold folder and
-    submission when ``ref/`` has the folder, else from the ST2 files."""
+def _spans(input_dir: str, gold_name: str, file_name: str, span):
+    """(gold, predicted): document -> [span(technique, start, end)], read by what the track declares
+    (its first ``GOLD_NAMES`` and its ``FILE_NAME``, given by the benchmark): a gold folder of
+    ``article<ID>...labels`` files and a TSV submission (rows ``article_id [technique] start end``;
+    no technique column: every span is "propaganda"), or JSON lists of
+    ``{"id", "labels": [{"technique", "start", "end"}]}`` records."""
     import json
 
     def tsv(path, out):
         with open(path, encoding="utf-8") as handle:
             for line in handle:
                 if line.strip():
-                    a, t, s, e = line.rstrip("\n").split("\t")
-                    out.setdefault(a, []).append(span(t, int(s), int(e)))
+                    fields = line.rstrip("\n").split("\t")
+                    article, technique = fields[0], fields[1] if len(fields) == 4 else "propaganda"
+                    out.setdefault(article, []).append(span(technique, int(fields[-2]), int(fields[-1])))
         return out
 
-    folder = os.path.join(input_dir, "ref", FLC_GOLD_FOLDER)
+    folder = os.path.join(input_dir, "ref", gold_name)
     if os.path.isdir(folder):
         gold = {}
         for name in os.listdir(folder):
-            gold.setdefault(name[len("article"):].split(".")[0], [])  # articles without spans count too
-            tsv(os.path.join(folder, name), gold)
-        return gold, tsv(os.path.join(input_dir, "res", FLC_FILE), {})
+            if name.endswith(".labels"):
+                gold.setdefault(name[len("article"):].split(".")[0], [])  # articles without spans count too
+                tsv(os.path.join(folder, name), gold)
+        return gold, tsv(os.path.join(input_dir, "res", file_name), {})
 
     def memes(path):
         with open(path, encoding="utf-8") as handle:
             return {r["id"]: [span(l["technique"], l["start"], l["end"]) for l in r["labels"]]
                     for r in json.load(handle)}
 
-    return memes(os.path.join(input_dir, "ref", ST2_FILE)), memes(os.path.join(input_dir, "res", ST2_FILE))
+    return memes(os.path.join(input_dir, "ref", gold_name)), memes(os.path.join(input_dir, "res", file_name))
 
 
-def tests_span_oracle(input_dir: str) -> None:
+def tests_span_oracle(input_dir: str, gold_name: str, file_name: str) -> None:
     """The naive oracle of the tests (``oracles.naive_span_scores``): spans merged per technique by
     the character-set graph, then sets of characters for every same-technique pair of a document."""
     from oracles import naive_span_scores
-    gold, predicted = _spans(input_dir, lambda technique, start, end: (technique, start, end))
+    gold, predicted = _spans(input_dir, gold_name, file_name, lambda technique, start, end: (technique, start, end))
     print(naive_span_scores(gold, predicted))
 
 
-def official_structure_spans(input_dir: str) -> None:
+def official_structure_spans(input_dir: str, gold_name: str, file_name: str) -> None:
     """The official scorers' algorithm: every span a set of character positions (made while
     reading), and for each document every (prediction, gold) pair, compared when their techniques
     are equal."""
-    gold, predicted = _spans(input_dir, lambda technique, start, end: (technique, set(range(start, end))))
+    gold, predicted = _spans(input_dir, gold_name, file_name,
+                             lambda technique, start, end: (technique, set(range(start, end))))
     p = r = 0.0
     for doc, spans in predicted.items():
         for pt, ps in spans:

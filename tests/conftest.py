@@ -82,9 +82,11 @@ class Run:
 
 
 def run_score(tmp_path: Path, ref: Dict[str, object], res: Dict[str, object],
-              python: str = sys.executable, env: Optional[Dict[str, str]] = None, items: bool = False) -> Run:
+              python: str = sys.executable, env: Optional[Dict[str, str]] = None, items: bool = False,
+              program: Path = PROGRAM) -> Run:
     """Stage input/ref and input/res (values: bytes, str, or a Path to copy), run score.py;
-    ``items``: as a local run asking for the per-item details (``--items <run>/items``)."""
+    ``items``: as a local run asking for the per-item details (``--items <run>/items``);
+    ``program``: another copy of the scoring program."""
     base = tmp_path / ("run%d" % len(list(tmp_path.glob("run*"))))
     for folder, files in (("ref", ref), ("res", res)):
         target = base / "input" / folder
@@ -106,7 +108,7 @@ def run_score(tmp_path: Path, ref: Dict[str, object], res: Dict[str, object],
     if nltk_data_dir() is not None:
         run_env.setdefault("NLTK_DATA", str(nltk_data_dir()))
     run_env.update(env or {})
-    command = [python, str(PROGRAM / "score.py"), str(base / "input"), str(output)]
+    command = [python, str(program / "score.py"), str(base / "input"), str(output)]
     if items:
         command += ["--items", str(base / "items")]
     process = subprocess.run(command, capture_output=True, text=True, cwd=str(base), env=run_env, timeout=600)
@@ -119,3 +121,73 @@ def assert_clean_failure(run: Run, *fragments: str) -> None:
     assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
     for fragment in fragments:
         assert fragment in run.stderr, (fragment, run.stderr)
+
+
+def register_track(program_dir: Path, name: str) -> None:
+    """Add ``name`` to ``MODULES`` in a copy's ``scorer/registry.py``, as README "Adding a track" step 3
+    says: the tuple is found by parsing the file (``ast``), and its last item gets the new name after it."""
+    import ast
+    path = Path(program_dir) / "scorer" / "registry.py"
+    text = path.read_text(encoding="utf-8")
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["MODULES"]:
+            last = node.value.elts[-1]  # type: ignore[attr-defined]
+            lines = text.split("\n")
+            line = lines[last.end_lineno - 1]
+            lines[last.end_lineno - 1] = line[:last.end_col_offset] + ", %r" % name + line[last.end_col_offset:]
+            path.write_text("\n".join(lines), encoding="utf-8")
+            return
+    raise AssertionError("no MODULES = (...) in %s" % path)
+
+
+def copy_program(target: Path) -> Path:
+    """A copy of the scoring program (``scoring_program/``) in ``target``, without caches."""
+    shutil.copytree(str(PROGRAM), str(target), ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+# The tests left out of the quick loop (``./run_tests.sh --quick``, ``pytest -m "not slow"``): each
+# took 5 s or more of a loaded 2-core machine in a whole run (``pytest --durations``), and the
+# modules they exercise are also exercised by a quicker test. A node id, or a prefix of node ids.
+SLOW = (
+    "tests/test_nltk_tokens.py::test_random_and_adversarial_strings_give_nltks_tokens",
+    "tests/test_nltk_tokens.py::test_every_real_text_gives_nltks_tokens",
+    "tests/test_nltk_tokens.py::test_lower_finds_every_case_insensitive_contraction_but_for_dotted_i",
+    "tests/test_nltk_tokens.py::test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted",
+    "tests/test_nltk_tokens.py::test_the_answer_bound_on_real_texts",
+    "tests/test_nltk_tokens.py::test_final_period_equals_nltks_expression",
+    "tests/test_adding_a_track.py",
+    "tests/test_rank_submissions.py::test_every_output_is_byte_identical_across_two_runs",
+    "tests/test_rank_submissions.py::test_codabench_results_export",
+    "tests/test_rank_submissions.py::test_select_best_and_all",
+    "tests/test_rank_submissions.py::test_codalab_leaderboard_download_layout",
+    "tests/test_rank_submissions.py::test_codabench_bulk_download_one_row_per_team",
+    "tests/test_rank_hostile.py",
+    "tests/test_hostile.py::test_resources_fifty_megabytes",
+    "tests/test_bundle.py::test_two_builds_are_byte_identical",
+    "tests/test_bundle.py::test_score_locally_reads_the_tasks_released_folders_as_downloaded",
+    "tests/test_bundle.py::test_a_custom_fact_sheet_ends_up_in_the_codabench_yaml",
+    "tests/test_bundle.py::test_one_bad_file_fails_the_whole_submission_and_the_tools_say_so",
+    "tests/test_bundle.py::test_the_kit_readme_zip_command_works_without_a_shell_glob",
+    "tests/test_release.py::test_a_three_track_competition_builds_checks_and_scores_only_its_tracks",
+    "tests/test_fuzz.py",
+    "tests/test_aicup2022_nlu.py::test_degenerate_generated_answers_are_scored_as_the_reference",
+    "tests/test_aicup2022_nlu.py::test_the_tokenizer_loads_two_nltk_modules_and_leaves_no_trace",
+    "tests/test_aicup2022_nlu.py::test_bit_parallel_lcs_equals_the_dynamic_program",
+    "tests/test_nlp4if2019_flc.py::test_blocks_read_as_the_line_by_line_reader",
+    "tests/test_fast_paths.py::test_json_reader_fast_paths_on_the_hostile_shapes",
+    "tests/test_detailed_tables.py::test_the_development_page_shows_the_intervals_score_locally_prints",
+    "tests/test_narrow_screens.py",
+    "tests/test_detailed_results.py::test_page_renders_without_errors_or_overflow",
+    "tests/test_detailed_results.py::test_sorting_script_sorts_and_the_page_works_without_it",
+    "tests/test_detailed_results.py::test_page_prints",
+    "tests/test_platforms.py::test_on_the_v15_worker_the_watcher_uploads_the_complete_page_on_every_exit_path",
+    "tests/test_hostile_resources.py::test_kit_tools_name_every_broken_archive",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests of ``SLOW`` with ``slow`` (pytest.ini)."""
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import zipfile
 
-from conftest import ROOT
+from conftest import ROOT, register_track
 
 TOY = ROOT / "tests" / "toy_track"
 COLUMN = """    toy_accuracy:
@@ -44,10 +44,7 @@ def test_a_toy_seventh_track_builds_checks_and_scores(tmp_path):
     tracks = repo / "scoring_program" / "scorer" / "tracks"
     shutil.copy(str(TOY / "toy.py"), str(tracks / "toy.py"))
     shutil.copy(str(TOY / "toy.md"), str(tracks / "toy.md"))
-    registry = repo / "scoring_program" / "scorer" / "registry.py"
-    text = registry.read_text(encoding="utf-8")
-    assert '"nlu", "absita")' in text
-    registry.write_text(text.replace('"nlu", "absita")', '"nlu", "absita", "toy")'), encoding="utf-8")
+    register_track(repo / "scoring_program", "toy")
     yaml_path = repo / "competition.yaml"
     text = yaml_path.read_text(encoding="utf-8")
     text = text.replace("  columns:\n", GROUP + "  columns:\n", 1)
@@ -81,3 +78,67 @@ def test_a_toy_seventh_track_builds_checks_and_scores(tmp_path):
     readme = (work / "starting_kit" / "README.md").read_text(encoding="utf-8")
     assert "### `toy_labels.json` — A toy track: yes or no per sentence" in readme  # its card's format section
     assert "| `toy` | `toy_accuracy` |" in readme  # the baseline's expected score
+
+
+T11_SI = ROOT / "tests" / "t11_si_track"
+T11_SI_GROUP = """    SEMEVAL2020_T11_SI:
+      label: SemEval-2020 T11 SI
+      rank: 8
+"""
+T11_SI_COLUMNS = "".join("""    t11_si_%s:
+      leaderboard: *RESULTS
+      column_group:
+        label: SemEval-2020 T11 SI
+      label: "SI %s"
+      rank: %d
+      numeric_format: 6
+""" % (key, label, rank) for key, label, rank in (("f1", "F1", 31), ("precision", "precision", 32),
+                                                  ("recall", "recall", 33)))
+
+
+def _files(root):
+    return {str(path.relative_to(root)): path.read_bytes() for path in root.rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts and ".pytest_cache" not in path.parts}
+
+
+def test_a_seventh_track_of_the_article_folder_family_is_its_module_card_registry_line_and_columns(tmp_path):
+    """SemEval-2020 Task 11 SI (``tests/t11_si_track/``: ``article_id TAB start TAB end``, no technique,
+    overlapping predictions merged as the official ``-m``) added to a copy as README "Adding a track"
+    says: the module and its card, its name in ``registry.MODULES``, its columns in
+    ``competition.yaml``, the sample data; then the registry-driven tests (``-m registry``: the
+    contract, the cards and their worked examples, ownership, the track-parametrised score and
+    platform tests) and the build pass there, and no other file differs from this repository's."""
+    repo = tmp_path / "repo"
+    _tracked_copy(repo)
+    before = _files(repo)
+    tracks = repo / "scoring_program" / "scorer" / "tracks"
+    shutil.copy(str(T11_SI / "t11_si.py"), str(tracks / "t11_si.py"))
+    shutil.copy(str(T11_SI / "t11_si.md"), str(tracks / "t11_si.md"))
+    register_track(repo / "scoring_program", "t11_si")
+    yaml_path = repo / "competition.yaml"
+    text = yaml_path.read_text(encoding="utf-8")
+    text = text.replace("  columns:\n", T11_SI_GROUP + "  columns:\n", 1)
+    yaml_path.write_text(text.rstrip("\n") + "\n" + T11_SI_COLUMNS, encoding="utf-8")
+
+    python = sys.executable
+    sample = subprocess.run([python, "tools/make_sample_data.py"], cwd=str(repo), capture_output=True, text=True)
+    assert sample.returncode == 0, sample.stdout + sample.stderr
+    after = _files(repo)
+    changed = sorted(name for name in before if after.get(name) != before[name])
+    added = sorted(name for name in after if name not in before)
+    assert changed == ["competition.yaml", "scoring_program/scorer/registry.py"], changed
+    assert all(name.startswith(("scoring_program/scorer/tracks/t11_si.", "reference_data/dev/semeval2020_t11_si/",
+                                "reference_data/test/semeval2020_t11_si/")) for name in added), added
+
+    tests = subprocess.run([python, "-m", "pytest", "-q", "-x", "-m", "registry", "-p", "no:cacheprovider"],
+                           cwd=str(repo), capture_output=True, text=True)
+    assert tests.returncode == 0, tests.stdout[-5000:] + tests.stderr[-3000:]
+    assert " passed" in tests.stdout and "t11_si" in subprocess.run(
+        [python, "-m", "pytest", "-q", "--collect-only", "-m", "registry", "-p", "no:cacheprovider"],
+        cwd=str(repo), capture_output=True, text=True).stdout
+    build = subprocess.run([python, "build_bundle.py", "--out", str(tmp_path / "dist")], cwd=str(repo),
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    assert "check: the upload passes on both platforms" in build.stdout
+    module = (tracks / "t11_si.py").read_text(encoding="utf-8")
+    assert "from .flc" not in module and "tracks.flc" not in module  # no other track imported

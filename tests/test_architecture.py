@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import ast
 
+import pytest
+
 from conftest import ROOT
+
+pytestmark = pytest.mark.registry  # follows the registry: run in a copy with a seventh track
 
 SCORER = ROOT / "scoring_program" / "scorer"
 LAYERS = {
@@ -26,7 +30,7 @@ MODULE_LAYER = {
     "registry": "tracks", "contract": "tracks",
     "span_metric": "shared", "spans": "shared", "span_store": "shared", "multilabel": "shared",
     "meme_multilabel": "shared", "lcs": "shared", "nltk_tokens": "shared", "public_input": "shared",
-    "sample_text": "shared", "per_item": "shared", "techniques": "shared",
+    "sample_text": "shared", "per_item": "shared", "techniques": "shared", "article_folder": "shared",
     "readers": "readers", "records": "readers", "problems": "readers", "options": "readers",
     "result": "readers", "__init__": "readers",
 }
@@ -145,7 +149,8 @@ def test_a_module_missing_a_required_declaration_is_one_clear_error():
             default = declaration.default
             assert getattr(Track(module), declaration.view) == (declaration.convert(default) if declaration.convert
                                                                  else default)
-    assert {track.name for track in TRACKS} == {"t6_st1", "t6_st2", "t6_st3", "flc", "nlu", "absita"}
+    from scorer.registry import MODULES
+    assert [track.name for track in TRACKS] == list(MODULES)  # a module's NAME is its file's name
 
 
 def test_the_readme_gives_the_contract_as_its_docstring():
@@ -158,3 +163,68 @@ def test_the_readme_gives_the_contract_as_its_docstring():
     section = readme[readme.index("### Adding a track"):]
     block = section[section.index("   ```text\n") + len("   ```text\n"):section.index("\n   ```\n")]
     assert "\n".join(line[3:] for line in block.split("\n")) == contract.__doc__.strip("\n")
+
+
+def _toy_module(**changes):
+    """The toy track (tests/toy_track/toy.py) as a module object, with some declarations changed."""
+    import importlib.util
+    import sys
+    import types
+    sys.path.insert(0, str(ROOT / "scoring_program"))
+    spec = importlib.util.spec_from_file_location("scorer.tracks.toy", str(ROOT / "tests" / "toy_track" / "toy.py"))
+    toy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(toy)
+    module = types.ModuleType("scorer.tracks.renamed")
+    module.__file__ = toy.__file__
+    module.__dict__.update({name: value for name, value in vars(toy).items() if not name.startswith("__")})
+    module.__dict__.update(changes)
+    return module
+
+
+def test_scores_whose_keys_are_not_among_the_tracks_keys_are_one_error_naming_module_and_keys(tmp_path):
+    """A module declaring other ``KEYS`` than its scores' keys is refused when it scores: one
+    ``ContractError`` naming the module and both sets of keys; ``score.py`` then exits non-zero and
+    writes no -1 for the file as if it were scored."""
+    from scorer.contract import ContractError, Track
+    from scorer.in_process import scored_files
+    from scorer.options import Options
+
+    track = Track(_toy_module(KEYS=("renamed_accuracy",), LEADERBOARDS=(("renamed", "renamed_accuracy"),)))
+    gold, submission = tmp_path / "gold.json", tmp_path / "res.json"
+    gold.write_text('[{"id": "1", "text": "a", "label": "yes"}]', encoding="utf-8")
+    submission.write_text('[{"id": "1", "label": "yes"}]', encoding="utf-8")
+    try:
+        track.score(str(gold), str(submission), "toy_labels.json", Options(), str(tmp_path))
+    except ContractError as error:
+        assert str(error).startswith("track module renamed: its scores' keys (toy_accuracy) are not among its KEYS "
+                                     "(renamed_accuracy)"), str(error)
+    else:
+        raise AssertionError("scored with keys other than its KEYS")
+    [(_, result, error)] = list(scored_files([(track, str(gold))], {"toy_labels.json": str(submission)},
+                                             Options(), str(tmp_path)))
+    assert result is None and isinstance(error, ContractError)
+    # The declared keys are what it writes: the same module with its own keys scores, and a track
+    # may leave out keys of what was not submitted (absita's subtasks).
+    assert Track(_toy_module()).score(str(gold), str(submission), "toy_labels.json", Options(),
+                                      str(tmp_path)).scores == {"toy_accuracy": 1.0}
+    wider = Track(_toy_module(KEYS=("toy_accuracy", "toy_other")))
+    assert wider.score(str(gold), str(submission), "toy_labels.json", Options(), str(tmp_path)).scores == \
+        {"toy_accuracy": 1.0}
+
+
+def test_a_track_default_of_a_setting_applies_where_no_settings_file_gives_one():
+    from scorer.contract import ContractError, Track
+    from scorer.options import Options, apply_settings
+
+    track = Track(_toy_module(SETTINGS=("overlapping_predictions",),
+                              SETTING_DEFAULTS={"overlapping_predictions": "merge"}))
+    assert track.options(Options()).overlapping_predictions == "merge"
+    given = apply_settings(Options(), {"overlapping_predictions": "error"}, "scoring_config.json")
+    assert track.options(given).overlapping_predictions == "error"
+    assert track.options(Options().replace(detailed_results="scores")).overlapping_predictions == "merge"
+    try:
+        Track(_toy_module(SETTING_DEFAULTS={"overlapping_predictions": "merge"}))
+    except ContractError as error:
+        assert "SETTING_DEFAULTS gives overlapping_predictions, not in its SETTINGS" in str(error)
+    else:
+        raise AssertionError("a default of a setting the track does not read")

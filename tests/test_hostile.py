@@ -267,18 +267,18 @@ def measure(workdir, res):
 def test_resources_huge_offsets(workdir):
     # 10**18 offsets cost O(1): a gold folder without texts accepts them and scores them
     code, seconds, peak_mib = measure(workdir, {FLC: "12\tDoubt\t0\t%d\n11\tDoubt\t%d\t%d\n" % (10 ** 18, 10 ** 17, 10 ** 18)})
-    assert code == 0 and seconds < 5 and peak_mib < 200  # 11 has a text: past its end, a warning
+    assert code == 0 and peak_mib < 200  # 11 has a text: past its end, a warning (time: benchmarks/run.py)
 
 
 def test_resources_fifty_megabytes(workdir):
     spans = "".join("12\tLoaded_Language\t%d\t%d\n" % (3 * i, 3 * i + 2) for i in range(2000000))
     assert len(spans) > 50 * 10 ** 6
     code, seconds, peak_mib = measure(workdir, {FLC: spans})
-    assert code == 1 and seconds < 10 and peak_mib < 1000, (seconds, peak_mib)  # > max spans per article
+    assert code == 1 and peak_mib < 1000, (seconds, peak_mib)  # > max spans per article (time: benchmarks/run.py)
     records = json.dumps([{"id": str(i), "labels": ["Smears"], "text": "x" * 50} for i in range(700000)])
     assert len(records) > 50 * 10 ** 6
     code, seconds, peak_mib = measure(workdir, {ST1: records})
-    assert code == 1 and seconds < 10 and peak_mib < 1000, (seconds, peak_mib)
+    assert code == 1 and peak_mib < 1000, (seconds, peak_mib)
 
 
 def test_local_tools_refuse_zip_bombs(tmp_path, monkeypatch):

@@ -18,12 +18,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 import pytest
 
 from conftest import PROGRAM, ROOT, nltk_data_dir, parse_scores_v15
+from registry_inputs import sections, worked_example
 from scorer.registry import TRACKS
+
+pytestmark = pytest.mark.registry  # follows the registry: run in a copy with a seventh track
 
 TEMPLATE = ["Definition", "Inputs", "Submission format", "Baseline", "Outputs", "Example",
             "Refusals and warnings", "Fidelity", "Citation"]
@@ -31,51 +33,13 @@ TOY = ROOT / "tests" / "toy_track"
 CARDS = {track.name: PROGRAM / "scorer" / "tracks" / (track.name + ".md") for track in TRACKS}
 CARDS["toy"] = TOY / "toy.md"
 
-_FILE_LINE = re.compile(r"^(?:Gold|Submission|Reference data|The submission).*`((?:ref|res)/[^`]+)`.*:$")
-_SCORE_ROW = re.compile(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*(-?[0-9]+(?:\.[0-9]+)?)")
-
-
-def sections(card: str) -> List[Tuple[str, str]]:
-    """(title, body) of each ``##`` section, in order."""
-    parts = re.split(r"^## (.+)\n", card, flags=re.M)
-    return [(parts[i].strip(), parts[i + 1]) for i in range(1, len(parts), 2)]
-
-
-def worked_example(card: str) -> Tuple[Dict[str, str], Dict[str, str]]:
-    """(path under input/ -> content, key -> the value as printed) of the card's Example section."""
-    (body,) = [body for title, body in sections(card) if "Example" in title]
-    files: Dict[str, str] = {}
-    scores: Dict[str, str] = {}
-    lines = body.split("\n")
-    i = 0
-    while i < len(lines):
-        match = _FILE_LINE.match(lines[i])
-        if match:
-            i += 1
-            while i < len(lines) and not lines[i].strip():
-                i += 1
-            block = []
-            while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
-                block.append(lines[i][4:])
-                i += 1
-            assert match.group(1) not in files, "two blocks for %s" % match.group(1)
-            files[match.group(1)] = "\n".join(block).strip("\n") + "\n"
-            continue
-        row = _SCORE_ROW.match(lines[i])
-        if row:
-            scores[row.group(1)] = row.group(2)
-        i += 1
-    return files, scores
-
 
 def _program_with_toy(tmp_path: Path) -> Path:
     """A copy of the scoring program with the toy track registered (as tests/test_adding_a_track.py)."""
-    program = tmp_path / "program"
-    shutil.copytree(str(PROGRAM), str(program), ignore=shutil.ignore_patterns("__pycache__"))
+    from conftest import copy_program, register_track
+    program = copy_program(tmp_path / "program")
     shutil.copy(str(TOY / "toy.py"), str(program / "scorer" / "tracks" / "toy.py"))
-    registry = program / "scorer" / "registry.py"
-    text = registry.read_text(encoding="utf-8")
-    registry.write_text(text.replace('"nlu", "absita")', '"nlu", "absita", "toy")'), encoding="utf-8")
+    register_track(program, "toy")
     return program
 
 
@@ -108,3 +72,49 @@ def test_every_cards_worked_example_is_what_the_scoring_program_scores(tmp_path,
     for key, value in printed.items():
         decimals = len(value.split(".")[1]) if "." in value else 0
         assert abs(scored[key] - float(value)) <= 0.5 * 10 ** -decimals + 1e-12, (key, scored[key], value)
+
+
+@pytest.mark.parametrize("name", [track.name for track in TRACKS if track.aggregate.__module__.endswith(
+    ("span_metric", "multilabel"))])
+def test_the_in_memory_functions_give_the_cards_examples(name):
+    """``span_metric.span_scores`` and ``multilabel.multilabel_scores`` (the notebook entry points the
+    cards name) on a span or multilabel track's worked example give the numbers its card prints."""
+    import json
+    from scorer.multilabel import multilabel_scores
+    from scorer.registry import BY_NAME
+    from scorer.options import Options
+    from scorer.span_metric import span_scores
+    track = BY_NAME[name]
+    files, printed = worked_example(CARDS[name].read_text(encoding="utf-8"))
+    sides = []
+    for side in ("ref/", "res/"):
+        documents = {}
+        for path, content in files.items():
+            if not path.startswith(side):
+                continue
+            if path.endswith(".json"):
+                for record in json.loads(content):
+                    documents[record["id"]] = record["labels"]
+            else:  # TSV rows: article [technique] start end; a lone id declares an article
+                for line in content.splitlines():
+                    fields = line.split("\t")
+                    spans = documents.setdefault(fields[0], [])
+                    if len(fields) > 1:
+                        technique = fields[1] if len(fields) == 4 else "propaganda"
+                        spans.append((technique, int(fields[-2]), int(fields[-1])))
+        sides.append(documents)
+    gold, predicted = sides
+    if track.aggregate.__module__.endswith("multilabel"):
+        scores = multilabel_scores(gold, predicted, track.techniques)
+        found = {track.keys[0]: scores["f1_micro"], track.keys[1]: scores["f1_macro"]}
+    else:
+        if any(isinstance(labels, list) and labels and isinstance(labels[0], dict) for labels in gold.values()):
+            gold = {d: [(l["technique"], l["start"], l["end"]) for l in labels] for d, labels in gold.items()}
+            predicted = {d: [(l["technique"], l["start"], l["end"]) for l in labels] for d, labels in predicted.items()}
+            scores = span_scores(gold, predicted, track.options(Options()).overlapping_predictions, merge_gold=False)
+        else:
+            scores = span_scores(gold, predicted, track.options(Options()).overlapping_predictions)
+        found = dict(zip(track.keys, (scores["f1"], scores["precision"], scores["recall"])))
+    for key, value in printed.items():
+        decimals = len(value.split(".")[1]) if "." in value else 0
+        assert abs(found[key] - float(value)) <= 0.5 * 10 ** -decimals + 1e-12, (key, found[key], value)

@@ -296,14 +296,14 @@ def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, de
     from scorer.span_store import SpanStore
     text = newline.join(rows)
     by_lines, line_problems = SpanStore(NLP4IF2019_FLC), Problems("f")
-    flc.parse_lines(text.split("\n"), by_lines, line_problems, lengths, declarations)
+    flc.LAYOUT.parse_lines(text.split("\n"), by_lines, line_problems, lengths, declarations)
     by_blocks, block_problems = SpanStore(NLP4IF2019_FLC), Problems("f")
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "f.tsv")
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         for first_line, block in text_blocks(path, "f", None, None, size=size):
-            flc.parse_block(block, first_line, by_blocks, block_problems, lengths, declarations)
+            flc.LAYOUT.parse_lines(block.split("\n"), by_blocks, block_problems, lengths, declarations, first_line)
     assert by_blocks.order == by_lines.order
     assert {a: list(t) for a, t in by_blocks.spans.items()} == {a: list(t) for a, t in by_lines.spans.items()}
     assert block_problems.lines == line_problems.lines

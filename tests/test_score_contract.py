@@ -15,7 +15,9 @@ import pytest
 import yaml
 
 from conftest import PROGRAM, assert_clean_failure, parse_scores_v15, run_score
-from scorer.registry import ALL_KEYS, BY_NAME, TRACKS
+from registry_inputs import EXAMPLES, NEEDS_NLTK, ONE, ONE_SUBMITTED, STDLIB_SUBMITTED, STDLIB_TRACKS
+from registry_inputs import REF as CARD_REF, SUBMITTED as CARD_SUBMITTED
+from scorer.registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER, TRACKS
 from scorer.report import fixed_point
 
 TEXT = "Vote for us! The corrupt elite hates you. Make the country great again."
@@ -35,12 +37,11 @@ NLU_GOLD = '1,"""to be or not to be""","""yes"""\n'
 REF = {"semeval2021_t6_st1.json": ST1_GOLD, "semeval2021_t6_st2.json": ST2_GOLD,
        "semeval2021_t6_st3.json": ST3_GOLD, "nlp4if2019_flc.tsv": FLC_GOLD,
        "evalita2020_absita.ndjson": ABSITA_GOLD, "aicup2022_nlu.csv": NLU_GOLD}
-PERFECT = dict(REF, **{"nlp4if2019_flc.tsv": "1\tLoaded_Language\t0\t10\n1\tDoubt\t20\t30\n"})
-STDLIB_ONLY = [name for name in REF if name != "aicup2022_nlu.csv"]
 
 
+@pytest.mark.registry
 def test_every_track_scores_and_the_outputs_follow_both_platforms_rules(tmp_path):
-    run = run_score(tmp_path, REF, PERFECT)
+    run = run_score(tmp_path, CARD_REF, CARD_SUBMITTED)
     assert run.returncode == 0, run.stderr
     text = (run.output / "scores.txt").read_text(encoding="ascii")
     v15 = parse_scores_v15(text)
@@ -60,70 +61,82 @@ def test_every_track_scores_and_the_outputs_follow_both_platforms_rules(tmp_path
     assert "http" not in page.replace('lang="en"', "")
 
 
+@pytest.mark.registry
 def test_every_scored_track_has_its_signature_in_scores_json_and_on_the_page(tmp_path):
     from scorer import __version__
+    from scorer.options import Options, apply_settings
+    from scorer.signature import track_signature
 
-    run = run_score(tmp_path, REF, dict(PERFECT, **{"nlp4if2019_flc.tsv": "1\tDoubt\t20\t30\n"}))
+    run = run_score(tmp_path, CARD_REF, CARD_SUBMITTED)
     assert run.returncode == 0, run.stderr
     signatures = run.signatures
     assert list(signatures) == [track.name for track in TRACKS]
-    assert signatures["flc"] == ("flc|overlap:error|per_technique_recall:correct|fragments_only:no|v%s"
-                                 % __version__)
-    assert signatures["t6_st2"] == "t6_st2|overlap:error|per_technique_recall:correct|v%s" % __version__
-    assert signatures["t6_st1"] == "t6_st1|v%s" % __version__
+    for track in TRACKS:
+        assert signatures[track.name] == track_signature(track.name, Options()), track.name
+        assert signatures[track.name].startswith(track.name + "|")
+        assert signatures[track.name].endswith("|v" + __version__)
+        assert signatures[track.name].count("|") == len(track.settings) + 1
     page = (run.output / "detailed_results.html").read_text(encoding="utf-8")
     for signature in signatures.values():
         assert "<code>%s</code>" % signature in page
     assert "signature" not in (run.output / "scores.txt").read_text(encoding="ascii")
 
     # a setting of the phase changes the signature of the tracks that read it, and only theirs
-    settings = {"overlapping_predictions": "merge", "flc_ignore_techniques": True}
-    changed = run_score(tmp_path, dict(REF, **{"scoring_config.json": json.dumps(settings)}), PERFECT)
+    settings = {"overlapping_predictions": "keep"}  # neither track default ("error", "merge")
+    changed = run_score(tmp_path, dict(CARD_REF, **{"scoring_config.json": json.dumps(settings)}), CARD_SUBMITTED)
     assert changed.returncode == 0, changed.stderr
-    assert changed.signatures["flc"] == ("flc|overlap:merge|per_technique_recall:correct|fragments_only:yes|v%s"
-                                         % __version__)
-    assert changed.signatures["t6_st2"] == "t6_st2|overlap:merge|per_technique_recall:correct|v%s" % __version__
-    assert {name: value for name, value in changed.signatures.items() if name not in ("flc", "t6_st2")} == \
-        {name: value for name, value in signatures.items() if name not in ("flc", "t6_st2")}
+    options = apply_settings(Options(), settings, "scoring_config.json")
+    readers = [track.name for track in TRACKS if "overlapping_predictions" in track.settings]
+    assert readers
+    for track in TRACKS:
+        assert changed.signatures[track.name] == track_signature(track.name, options)
+        assert (changed.signatures[track.name] != signatures[track.name]) == (track.name in readers), track.name
+        if track.name in readers:
+            assert "overlap:keep" in changed.signatures[track.name]
     page = (changed.output / "detailed_results.html").read_text(encoding="utf-8")
-    assert "<code>%s</code>" % changed.signatures["flc"] in page
+    assert "<code>%s</code>" % changed.signatures[readers[0]] in page
 
 
+@pytest.mark.registry
 def test_scores_json_signature_is_not_stored_by_codabench(tmp_path):
     """Codabench's upload_submission_scores stores only the keys that are leaderboard columns."""
-    run = run_score(tmp_path, REF, {"semeval2021_t6_st3.json": ST3_GOLD})
+    run = run_score(tmp_path, CARD_REF, ONE_SUBMITTED)
     written = json.loads((run.output / "scores.json").read_text(encoding="ascii"))
     assert set(written) == set(ALL_KEYS) | {"signature"} and "signature" not in ALL_KEYS
-    assert list(written["signature"]) == ["t6_st3"]
+    assert list(written["signature"]) == [ONE.name]
 
 
+@pytest.mark.registry
 def test_tracks_without_a_submitted_file_are_skipped(tmp_path):
-    run = run_score(tmp_path, REF, {"semeval2021_t6_st3.json": ST3_GOLD})
+    run = run_score(tmp_path, CARD_REF, ONE_SUBMITTED)
     assert run.returncode == 0, run.stderr
-    assert set(run.scores) == set(BY_NAME["t6_st3"].keys)
+    assert set(run.scores) == set(ONE.keys)
 
 
+@pytest.mark.registry
 def test_every_leaderboard_key_is_written_and_a_track_not_entered_ranks_last(tmp_path):
-    run = run_score(tmp_path, REF, {"semeval2021_t6_st3.json": ST3_GOLD})
+    run = run_score(tmp_path, CARD_REF, ONE_SUBMITTED)
     assert run.returncode == 0, run.stderr
     written = run.all_scores
     assert list(written) == list(ALL_KEYS) == list(run.scores_json)
     for key, value in written.items():
-        if key in BY_NAME["t6_st3"].keys:
+        if key in ONE.keys:
             assert 0 <= value <= 1
-        elif key == "sa_rmse":
+        elif key in LOWER_IS_BETTER:
             assert value == 9999999999.0  # sorts last ascending, storable (|x| < 1e10)
         else:
             assert value == -1.0  # sorts last descending
     page = (run.output / "detailed_results.html").read_text(encoding="utf-8")
-    for track in TRACKS:
-        if track.name != "t6_st3":
-            assert '<h2 id="%s">' % track.name in page
+    others = [track for track in TRACKS if track is not ONE]
+    for track in others:
+        assert '<h2 id="%s">' % track.name in page
+        assert "%s: not entered" % track.name in run.stdout
+        assert "%s = %s" % (track.keys[0], "9999999999" if track.keys[0] in LOWER_IS_BETTER else "-1") in page
     assert page.count(": not entered</h2>") == len(TRACKS) - 1
-    assert "sa_rmse = 9999999999" in page and "t6_st1_f1_micro = -1" in page
-    assert "t6_st1: not entered" in run.stdout
-    no_nlu_gold = run_score(tmp_path, {name: REF[name] for name in STDLIB_ONLY}, {"semeval2021_t6_st3.json": ST3_GOLD})
-    assert list(no_nlu_gold.all_scores) == [key for key in ALL_KEYS if key not in BY_NAME["nlu"].keys]
+    without = run_score(tmp_path, {name: content for name, content in CARD_REF.items() if name not in
+                                   {n for t in NEEDS_NLTK for n in EXAMPLES[t][0]}}, ONE_SUBMITTED)
+    assert list(without.all_scores) == [key for key in ALL_KEYS
+                                        if not any(key in BY_NAME[name].keys for name in NEEDS_NLTK)]
 
 
 def test_metadata_is_only_command_and_description():
@@ -282,12 +295,16 @@ def _pythons():
     return found
 
 
+@pytest.mark.registry
 @pytest.mark.parametrize("python", _pythons() or [pytest.param(None, marks=pytest.mark.skip("no python3.7-3.12 found"))])
 def test_stdlib_tracks_on_every_python_of_the_images(tmp_path, python):
-    res = {name: PERFECT[name] for name in STDLIB_ONLY}
-    run = run_score(tmp_path, REF, res, python=python)
+    run = run_score(tmp_path, CARD_REF, STDLIB_SUBMITTED, python=python)
     assert run.returncode == 0, run.stderr
-    assert len(run.scores) == len(ALL_KEYS) - 3
+    assert sorted(run.scores) == sorted(key for track in STDLIB_TRACKS for key in track.keys)
+    for track in STDLIB_TRACKS:  # each as its card prints it
+        for key, printed in EXAMPLES[track.name][2].items():
+            decimals = len(printed.split(".")[1]) if "." in printed else 0
+            assert abs(run.scores[key] - float(printed)) <= 0.5 * 10 ** -decimals + 1e-12, (python, key)
     broken = run_score(tmp_path, REF, {"semeval2021_t6_st1.json": "[1, 2"}, python=python)
     assert_clean_failure(broken, "not valid JSON")
 
@@ -313,19 +330,21 @@ def _modules_of_a_run(base, output):
     return set(listed[0][len("MODULES:"):].split(","))
 
 
+@pytest.mark.registry
 def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
-    run = run_score(tmp_path, REF, {name: PERFECT[name] for name in STDLIB_ONLY})
+    run = run_score(tmp_path, CARD_REF, STDLIB_SUBMITTED)
     loaded = _modules_of_a_run(run.output.parent, "out2")
     heavy = sorted(m for m in loaded if m.split(".")[0] in ("nltk", "regex", "pandas", "numpy", "yaml"))
     assert heavy == []
     assert "scorer.nltk_tokens" not in loaded and "string" not in loaded  # (nlu's tokenizer module: nlu only)
 
 
+@pytest.mark.registry
 def test_the_platform_run_leaves_the_resampling_machinery_alone(tmp_path):
     """Intervals are off by default (``interval_resamples`` 0): the page's tables by group
     (``groups.py``) must not bring ``resampling.py`` and its ``random`` and ``fractions`` onto the
     scoring path, 2.7 ms of every platform run's start-up (issue 21's benchmark)."""
-    run = run_score(tmp_path, REF, {name: PERFECT[name] for name in STDLIB_ONLY})
+    run = run_score(tmp_path, CARD_REF, STDLIB_SUBMITTED)
     assert run.returncode == 0, run.stderr
     loaded = _modules_of_a_run(run.output.parent, "out2")
     assert "scorer.groups" in loaded  # (the tables by group were made)
@@ -364,3 +383,24 @@ def test_predictions_for_another_phase_are_named_as_such(tmp_path):
         assert any(line.startswith(track.filename + ": ") and "are ids of the Development phase: these are "
                    "predictions for the Development inputs; run your system on this phase's inputs" in line
                    for line in run.stderr.splitlines()), (track.filename, run.stderr)
+
+
+def test_a_module_whose_scores_keys_differ_from_its_keys_fails_loudly(tmp_path):
+    """A registered module declaring ``KEYS`` its aggregate does not name: the file is one internal
+    error (exit 1) naming the module and both sets of keys for the organisers, never -1 in every
+    column with exit 0."""
+    from conftest import ROOT, copy_program, register_track
+    program = copy_program(tmp_path / "program")
+    module = (ROOT / "tests" / "toy_track" / "toy.py").read_text(encoding="utf-8")
+    (program / "scorer" / "tracks" / "renamed.py").write_text(
+        module + '\nNAME = "renamed"\nKEYS = ("renamed_accuracy",)\nLEADERBOARDS = (("renamed", "renamed_accuracy"),)\n',
+        encoding="utf-8")
+    register_track(program, "renamed")
+    gold = '[{"id": "1", "text": "a", "label": "yes"}]'
+    run = run_score(tmp_path, {"toy_labels.json": gold}, {"toy_labels.json": '[{"id": "1", "label": "yes"}]'},
+                    program=program, items=True)
+    assert run.returncode == 1, (run.stdout, run.stderr)
+    assert "toy_labels.json: internal error of the scoring program" in run.stderr
+    private = "".join(path.read_text(encoding="utf-8") for path in run.items.rglob("*") if path.is_file()) \
+        + run.stderr + run.stdout
+    assert "track module renamed: its scores' keys (toy_accuracy) are not among its KEYS (renamed_accuracy)" in private

@@ -33,6 +33,9 @@ TECHNIQUES : tuple of str, default empty
 SETTINGS : tuple of str, default empty
     The ``Options`` fields (``scoring_config.json``) that change what the track computes: its
     signature (``signature.py``).
+SETTING_DEFAULTS : dict of setting -> value, default empty
+    The track's own default of a setting, where no settings file gives one (``Options.for_track``):
+    one span track may merge overlapping predictions by default while another refuses them.
 RELEASED_GOLD : dict of split -> name, default empty
     The gold as the task released it, per split (file or folder names, found anywhere under
     ``score_locally.py --ref``): a participant can score against the downloaded data as it is.
@@ -47,9 +50,11 @@ GROUP_TABLES : tuple of tables, default empty
 ITEM_ERROR : str, default ''
     What ``item_error`` measures, in words, for the error analysis page.
 BENCHMARK : dict, default empty
-    How ``benchmarks/run.py`` measures the track: ``"scales"`` (default 1, 10, 100), ``"oracle"``
-    (the naive oracle it is timed against: ``"spans"`` or ``"lcs"``), ``"time_target"`` (time /
-    parse floor <= 3 applies), ``"slow"`` (few generated submissions in the resampling step).
+    How ``benchmarks/run.py`` measures the track: ``"scales"`` (the multiples of the task's size it allows; default all), ``"oracle"``
+    (the naive oracle it is timed against: ``"spans"``, for a gold folder of ``article<ID>...labels``
+    files or a JSON list of ``{"id", "labels": [{"technique", "start", "end"}]}`` records, read by
+    the track's ``GOLD_NAMES`` and ``FILE_NAME``; or ``"lcs"``, nlu's CSV), ``"slow"`` (few generated
+    submissions in the resampling step). Every track meets the same targets (``benchmarks/run.py``).
 
 Functions
 ---------
@@ -61,6 +66,10 @@ score(gold_path, submission_path, file_name, options, reference_dir) -> TrackRes
     given as a function that builds them when a track never needs the rows itself), with the few
     facts that are not per item (warnings, counts of skipped rows). The headline scores are
     ``aggregate`` of their column totals (summed while scoring, or ``per_item.column_totals``).
+    The result's score keys must be among the track's ``KEYS`` (a track may leave out the keys of
+    what was not submitted, as absita's subtasks): a key that is not, or no key at all, is one
+    ``ContractError`` naming the module and both sets of keys (the file is then not scored; never
+    -1 and exit 0).
 aggregate(statistics, totals, ops, key=None) -> dict, required
     The scores from the column totals of any selection of items. It computes only with the
     operations of ``ops`` (``ops.divide``, ``ops.where``, ``ops.sqrt``, ``ops.mean``) and with
@@ -92,6 +101,16 @@ reference_data_extras(gold_dir) -> dict of name -> bytes, default: none
     Files the build adds to a phase's reference data beside the gold, made from it (nlu: the
     gold's tokens, so that a platform run does not tokenize the gold); never read from ``res/``.
 
+Shared aggregates
+-----------------
+A track may take its ``aggregate`` (and its result) from the shared machinery; its ``KEYS`` are
+then what that machinery names its scores:
+
+- ``span_metric.aggregate`` and ``span_track_result``: ``span_metric.span_keys(NAME)``, that is
+  ``<NAME>_f1``, ``<NAME>_precision``, ``<NAME>_recall`` (the prefix is the track's ``NAME``);
+- ``meme_multilabel.score_multilabel`` and ``multilabel.aggregate``: ``multilabel.multilabel_keys(NAME)``,
+  that is ``<NAME>_f1_micro``, ``<NAME>_f1_macro``.
+
 Keep imports that cost start-up time (a tokenizer, for instance) inside the functions that need
 them: the registry imports every track module on every run.
 """
@@ -101,6 +120,8 @@ from __future__ import annotations
 import os
 from types import ModuleType
 from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
+
+from .options import Options
 
 REQUIRED = object()  # the default of a declaration every module must make
 
@@ -146,6 +167,7 @@ DECLARATIONS: Tuple[Declaration, ...] = (
     Declaration("POOLED_KEYS", "pooled_keys", (tuple, list, frozenset), (), frozenset),
     Declaration("TECHNIQUES", "techniques", (tuple, list), (), tuple),
     Declaration("SETTINGS", "settings", (tuple, list), (), tuple),
+    Declaration("SETTING_DEFAULTS", "setting_defaults", (dict,), {}, dict),
     Declaration("RELEASED_GOLD", "released_gold", (dict,), {}, dict),
     Declaration("TEST_INPUT", "test_input", (str, type(None)), None),
     Declaration("GROUP_TABLES", "group_tables", (tuple, list), (), tuple),
@@ -185,6 +207,7 @@ class Track:
     pooled_keys: FrozenSet[str]
     techniques: Tuple[str, ...]
     settings: Tuple[str, ...]
+    setting_defaults: Dict[str, Any]
     released_gold: Dict[str, str]
     test_input: Optional[str]
     group_tables: Tuple[tuple, ...]
@@ -218,11 +241,56 @@ class Track:
             setattr(self, declaration.view, value)
         if not all(key in self.keys for _, key in self.leaderboards):
             raise ContractError("track module %s: a key of LEADERBOARDS is not in KEYS" % where)
+        unknown = sorted(set(self.setting_defaults) - set(self.settings))
+        if unknown:
+            raise ContractError("track module %s: SETTING_DEFAULTS gives %s, not in its SETTINGS"
+                                % (where, ", ".join(unknown)))
+        self.module_name = where
+        self.score = self._checked(self.score)
         self.card_path = os.path.splitext(module.__file__)[0] + ".md"
         self.module_path = module.__file__
 
+    def options(self, options: Options) -> Options:
+        """``options`` as this track computes with them: its ``SETTING_DEFAULTS`` where no value was given.
+
+        Parameters
+        ----------
+        options : Options
+            The phase's settings (``options.load_options``).
+
+        Returns
+        -------
+        Options
+        """
+        return options.for_track(self.setting_defaults)
+
+    def _checked(self, score: Callable) -> Callable:
+        """The module's ``score`` with this track's settings, its result's keys checked against ``KEYS``."""
+        def checked_score(gold_path: str, submission_path: str, file_name: str, options: Options,
+                          reference_dir: str) -> Any:
+            result = score(gold_path, submission_path, file_name, self.options(options), reference_dir)
+            if not result.scores or not set(result.scores) <= set(self.keys):
+                raise ContractError("track module %s: its scores' keys (%s) are not among its KEYS (%s); give the "
+                                    "track the keys its aggregate names (scorer/contract.py, \"Shared aggregates\")"
+                                    % (self.module_name, ", ".join(sorted(result.scores)), ", ".join(self.keys)))
+            return result
+        checked_score.__doc__ = score.__doc__
+        return checked_score
+
     def find_gold(self, reference_dir: str) -> Optional[str]:
-        """The first of ``gold_names`` in ``reference_dir`` (None: the phase has no gold for the track)."""
+        """The track's gold in a phase's reference data.
+
+        Parameters
+        ----------
+        reference_dir : str
+            The phase's ``ref/`` folder.
+
+        Returns
+        -------
+        str or None
+            The path of the first of ``gold_names`` there (a file or a folder); None: the phase has
+            no gold for the track.
+        """
         for name in self.gold_names:
             path = os.path.join(reference_dir, name)
             if os.path.exists(path):

@@ -3,7 +3,7 @@
 Per group, the totals of the group's statistics stand for the item's totals and go through the
 track's ``aggregate``, the one definition of its scores. Here rather than in ``resampling.py``:
 the platform run writes these tables on every page, and ``resampling.py`` (``random``,
-``fractions``: 2.7 ms of start-up) stays off the scoring path.
+``fractions``) stays off the scoring path.
 """
 
 from __future__ import annotations

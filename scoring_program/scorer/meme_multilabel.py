@@ -30,8 +30,7 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: Opt
                     last_wins: bool = False) -> LabelSets:
     """(id, set of labels, labels as listed) per record; every problem goes to ``problems``.
 
-    One validator, record by record (a whole-list fast path for valid batches measured no faster:
-    t6_st1 x100 score.py 142.9 vs 142.4 ms, best of 15 pairs, issue 14). Records are parsed a
+    One validator, record by record. Records are parsed a
     batch at a time and labels kept as listed (as the class list's own strings when a record
     repeats them): memory grows with the records kept (at most
     ``max_records``), not with the text of the file. ``last_wins`` (submissions): a repeated id is

@@ -15,7 +15,7 @@ predictions has P = R = F1 = 1 and lifts the macro average; a class on one side 
 
 from __future__ import annotations
 
-from typing import AbstractSet, Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import AbstractSet, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .per_item import ItemStatistics, ScalarOps, Totals
 from .result import TechniqueRow
@@ -44,7 +44,19 @@ class ClassCounts:
 
 def count_classes(pairs: Iterable[Tuple[AbstractSet[str], AbstractSet[str]]],
                   classes: Sequence[str]) -> Dict[str, ClassCounts]:
-    """Sum per-class counts over (gold labels, predicted labels) pairs, one pass."""
+    """Sum per-class counts over (gold labels, predicted labels) pairs, one pass.
+
+    Parameters
+    ----------
+    pairs : iterable of (set of str, set of str)
+        Each document's gold labels and predicted labels.
+    classes : sequence of str
+        The class list; every label of ``pairs`` must be one of them.
+
+    Returns
+    -------
+    dict of class -> ClassCounts
+    """
     counts = {label: ClassCounts() for label in classes}
     for gold, predicted in pairs:
         for label in gold:
@@ -74,6 +86,17 @@ class MultilabelScores:
 
 def micro_macro(counts: Dict[str, ClassCounts], classes: Sequence[str]) -> MultilabelScores:
     """Micro-F1 over pooled counts and the unweighted macro-F1 over every listed class.
+
+    Parameters
+    ----------
+    counts : dict of class -> ClassCounts
+        ``count_classes``' result.
+    classes : sequence of str
+        The class list, in the task's order (the table's).
+
+    Returns
+    -------
+    MultilabelScores
 
     Bit-identical to ``f1_score(y_true, y_pred, average=..., zero_division=1)`` of scikit-learn
     0.23.2 on ``MultiLabelBinarizer().fit([classes])`` rows: per-class P, R and F1 as
@@ -138,14 +161,50 @@ def sklearn_prf(tp, fp, fn, ops=ScalarOps):
     return precision, recall, ops.divide(2.0 * precision * recall, precision + recall, 0.0)
 
 
+def multilabel_keys(track: str) -> Tuple[str, str]:
+    """The keys ``aggregate`` names a multilabel track's scores: its ``KEYS``.
+
+    Parameters
+    ----------
+    track : str
+        The track's ``NAME`` (the keys' prefix).
+
+    Returns
+    -------
+    tuple of str
+        ``<track>_f1_micro`` (the primary key), ``<track>_f1_macro``.
+
+    >>> multilabel_keys("t6_st1")
+    ('t6_st1_f1_micro', 't6_st1_f1_macro')
+    """
+    return (track + "_f1_micro", track + "_f1_macro")
+
+
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, Any]:
-    """``<track>_f1_micro`` and ``<track>_f1_macro`` from the per-class totals of
-    ``statistics.labels``: micro on the counts pooled in list order, macro as numpy's mean over the
-    classes in sorted order (scikit-learn's MultiLabelBinarizer().fit([classes]) sorts the class
-    names, so the official macro average adds the per-class F1 in that order; the floats of another
-    order can differ in the last bit; the table keeps the task's own order). ``key`` ending in ``_micro``:
-    only the micro score is needed (the 20-odd per-class F1 are skipped)."""
+    """The multilabel scores from per-class column totals (the contract's ``aggregate``).
+
+    Micro-F1 on the counts pooled in list order; macro-F1 as numpy's mean over the classes in
+    sorted order (scikit-learn's MultiLabelBinarizer().fit([classes]) sorts the class names, so the
+    official macro average adds the per-class F1 in that order; the floats of another order can
+    differ in the last bit; the table keeps the task's own order).
+
+    Parameters
+    ----------
+    statistics : ItemStatistics
+        Its ``track`` (the keys' prefix) and ``labels`` (the classes).
+    totals : dict
+        ``tp|<class>``, ``fp|<class>``, ``fn|<class>``: numbers, or arrays of resamples.
+    ops : ScalarOps or ArrayOps
+        The operations on the totals.
+    key : str or None
+        Ending in ``_micro``: only the micro score is needed (the per-class F1 are skipped).
+
+    Returns
+    -------
+    dict
+        ``multilabel_keys(track)``: ``<track>_f1_micro``, ``<track>_f1_macro`` (not with a micro ``key``).
+    """
     classes = statistics.labels
     prefix = statistics.track
     micro_only = key is not None and key.endswith("_micro")
@@ -160,3 +219,37 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
     if not micro_only:
         scores[prefix + "_f1_macro"] = ops.mean([f1_by_class[label] for label in sorted(classes)])
     return scores
+
+
+def multilabel_scores(gold: Mapping[str, Iterable[str]], predicted: Mapping[str, Iterable[str]],
+                      classes: Sequence[str]) -> Dict[str, float]:
+    """The multilabel scores of in-memory labels (a notebook's entry point): what the meme
+    multilabel tracks compute, without files.
+
+    Parameters
+    ----------
+    gold, predicted : dict of document -> iterable of class names
+        A document missing from ``predicted`` has no predicted label.
+    classes : sequence of str
+        The class list: every label must be one of them (a ``ValueError`` names the first that
+        is not); the macro average is over all of them.
+
+    Returns
+    -------
+    dict
+        ``f1_micro``, ``f1_macro``, ``precision_micro``, ``recall_micro``.
+
+    >>> multilabel_scores({"1": ["A", "B"], "2": []}, {"1": ["A"], "2": ["B"]}, ["A", "B", "C"])
+    {'f1_micro': 0.5, 'f1_macro': 0.6666666666666666, 'precision_micro': 0.5, 'recall_micro': 0.5}
+    """
+    known = set(classes)
+    pairs = []
+    for document, labels in gold.items():
+        pair = (frozenset(labels), frozenset(predicted.get(document, ())))
+        unknown = sorted((pair[0] | pair[1]) - known)
+        if unknown:
+            raise ValueError("document %s: %r is not one of the classes" % (document, unknown[0]))
+        pairs.append(pair)
+    scores = micro_macro(count_classes(pairs, classes), classes)
+    return {"f1_micro": scores.micro_f1, "f1_macro": scores.macro_f1,
+            "precision_micro": scores.micro_precision, "recall_micro": scores.micro_recall}

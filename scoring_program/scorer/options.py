@@ -20,6 +20,13 @@ CONFIG_NAME = "scoring_config.json"
 OTHER_PHASES = "other_phases.json"
 
 
+DEFAULTS: Dict[str, Any] = {
+    "overlapping_predictions": "error", "per_technique_recall": "correct", "flc_ignore_techniques": False,
+    "max_file_bytes": 200 * 1024 * 1024, "nlu_max_answer_tokens": 5000, "max_spans_per_document": 10000,
+    "detailed_results": "full", "interval_resamples": 0, "blind": False,
+}
+
+
 class Options:
     """The effective settings (defaults, then the program's file, then the phase's)."""
 
@@ -40,12 +47,11 @@ class Options:
     max_spans_per_document: int
     # What detailed_results.html shows: "full" aggregates (counts, per-technique tables, notes)
     # or the leaderboard "scores" only. Set per phase (the build writes it into the phase's
-    # reference data): full in Development, scores only in Test by default.
+    # reference data): full in Development, scores only in the Post-Evaluation phase by default.
     detailed_results: str
     # With "full": each ranking score's 95% bootstrap interval from this many resamples of the
-    # items (seed 0, as score_locally.py draws them); 0: none. They cost pure-Python time (about
-    # 0.1-1.5 s per track at the tasks' real sizes), so only a phase that asks pays it: 1000 in
-    # Development by default (phase_settings/dev.json).
+    # items (seed 0, as score_locally.py draws them); 0: none. They cost pure-Python time, so only
+    # a phase that asks pays it: 1000 in Development by default (phase_settings/dev.json).
     interval_resamples: int
     # A blind phase (the Evaluation phase of a shared task): the submission is read and checked as
     # in every other phase, against the phase's public inputs only, and no output holds a score
@@ -53,27 +59,63 @@ class Options:
     blind: bool
 
     _fields = ("overlapping_predictions", "per_technique_recall", "flc_ignore_techniques", "max_file_bytes",
-               "nlu_max_answer_tokens", "max_spans_per_document", "detailed_results", "interval_resamples", "blind")
-    __slots__ = _fields
+               "nlu_max_answer_tokens", "max_spans_per_document", "detailed_results", "interval_resamples")
+    __slots__ = _fields + ("given",)
 
-    def __init__(self, overlapping_predictions: str = "error", per_technique_recall: str = "correct",
-                 flc_ignore_techniques: bool = False, max_file_bytes: int = 200 * 1024 * 1024,
-                 nlu_max_answer_tokens: int = 5000, max_spans_per_document: int = 10000,
-                 detailed_results: str = "full", interval_resamples: int = 0, blind: bool = False) -> None:
-        values = (overlapping_predictions, per_technique_recall, flc_ignore_techniques, max_file_bytes,
-                  nlu_max_answer_tokens, max_spans_per_document, detailed_results, interval_resamples, blind)
-        for name, value in zip(self._fields, values):
-            object.__setattr__(self, name, value)
+    def __init__(self, **settings: Any) -> None:
+        unknown = sorted(set(settings) - set(DEFAULTS))
+        if unknown:
+            raise TypeError("unknown setting %s" % ", ".join(unknown))
+        for name in self._fields:
+            object.__setattr__(self, name, settings.get(name, DEFAULTS[name]))
+        # The settings given (by a settings file, a caller or ``replace``), as opposed to defaults:
+        # a track's own default (``for_track``) applies only where no value was given.
+        object.__setattr__(self, "given", frozenset(settings))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Options are read-only; use options.replace(%s=...)" % name)
 
     def replace(self, **changes: Any) -> "Options":
-        """A copy with some settings changed (an unknown name is a TypeError)."""
-        return Options(**dict({name: getattr(self, name) for name in self._fields}, **changes))
+        """A copy with some settings changed (an unknown name is a TypeError).
+
+        Parameters
+        ----------
+        **changes : the settings to change, by field name.
+
+        Returns
+        -------
+        Options
+            The copy; the changed settings count as given (``for_track`` keeps them).
+        """
+        return Options(**dict({name: getattr(self, name) for name in self.given}, **changes))
+
+    def for_track(self, defaults: Dict[str, Any]) -> "Options":
+        """These settings as one track computes with: its own ``defaults`` (a track module's
+        ``SETTING_DEFAULTS``) where no value was given.
+
+        Parameters
+        ----------
+        defaults : dict of setting -> value
+            The track's defaults; a setting given in a settings file or by a caller wins.
+
+        Returns
+        -------
+        Options
+            ``self`` when no default applies, else a copy with those defaults.
+
+        >>> Options().for_track({"overlapping_predictions": "merge"}).overlapping_predictions
+        'merge'
+        >>> Options(overlapping_predictions="error").for_track({"overlapping_predictions": "merge"}
+        ...                                                    ).overlapping_predictions
+        'error'
+        """
+        applied = {name: value for name, value in defaults.items() if name not in self.given}
+        if not applied:
+            return self
+        return Options(**dict({name: getattr(self, name) for name in self.given}, **applied))
 
     def _values(self) -> tuple:
-        return tuple(getattr(self, name) for name in self._fields)
+        return tuple(getattr(self, name) for name in self._fields) + (self.given,)
 
     def __eq__(self, other: object) -> bool:
         return self._values() == other._values() if type(other) is Options else NotImplemented  # type: ignore[attr-defined]

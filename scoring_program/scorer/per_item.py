@@ -51,10 +51,8 @@ def column_totals(statistics: ItemStatistics, indices: Optional[Sequence[int]] =
     item is a float, else at 0.
 
     Zeros are skipped: adding 0 changes no total, so the sums are the plain loop's, bit for bit,
-    and a resample costs the nonzero statistics of its items, not items x columns. score.py
-    computes 1,000 of them per ranking score for the detailed results: t6_st2 at the benchmark's
-    x1 (200 memes), 0.12-0.25 s against 0.62-0.74 s (three interleaved pairs, identical values);
-    flc and nlu, whose items have few zeros, unchanged (1.1-1.5 s).
+    and a resample costs the nonzero statistics of its items, not items x columns (score.py
+    computes 1,000 of them per ranking score for the detailed results of a Development phase).
     """
     rows = statistics.rows
     if indices is None:  # every item once: the plain loop (no table of nonzero entries to build)

@@ -23,10 +23,8 @@ def read_gold_text(path: str, name: str) -> str:
     """A reference-data file (no size limit) decoded as UTF-8, a leading BOM dropped, or a
     SubmissionError saying why not (the caller turns it into a reference-data problem).
 
-    Read through os.open/os.read, not ``open()``: on the 3,500 gold files of flc x10 ``open()``
-    measured 0.03 to 0.09 more time/floor (pairs in both orders, issue 14), out of a margin of
-    about 0.1 under the benchmark's target of 3; issue 21: 2.92 -> 3.01 (+0.6% and +1.6%, pairs
-    in both orders). Submissions are read by the bounded, streaming readers below.
+    Read through os.open/os.read, not ``open()`` (a gold folder holds a file per article).
+    Submissions are read by the bounded, streaming readers below.
     """
     descriptor, size = _open_regular(path, name, None)
     try:
@@ -121,9 +119,7 @@ def _bounded_float(text: str) -> float:
 # the cost of a short JSON Lines record. The hooks bound numbers before Python converts them.
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_bounded_int,
                             parse_float=_bounded_float)
-# Without number hooks the C scanner converts numbers itself, several times faster: the
-# organisers' re-scoring of 50 t6_st2 x1 submissions takes 7-8% longer without this decoder, and
-# t6_st2 x100 4-9% (interleaved pairs in both orders, issue 21). It is used
+# Without number hooks the C scanner converts numbers itself, several times faster. It is used
 # for a file only while no byte run could be a number the hooks refuse (checked on the raw bytes
 # with one bytes.translate, about a millisecond a megabyte): 20 characters in a row of a number's
 # alphabet (every integer of 20 digits and every number text of 33 characters has one). Such
@@ -401,9 +397,6 @@ class _JsonList:
         (a cut inside a string leaves it unterminated, so a wrong cut never parses) or a comma
         is followed by the list's end (``[{...}, ]``, refused by the record-by-record path).
 
-        It pays: record by record, t6_st3 x100's time/floor goes from 1.94 to 3.09 and t6_st2
-        x100's from 2.70 to 3.36, over the target of 3, and the organisers' re-scoring of 50
-        t6_st1 x1 submissions takes 60% longer (issue 21, interleaved pairs in both orders).
         tests/test_fast_paths.py: batches accept and refuse what the record-by-record path does."""
         if len(self.buffer) - self.position < self.batch_chars and not self.done:
             self.more()

@@ -17,8 +17,22 @@ MODULES = ("t6_st1", "t6_st2", "t6_st3", "flc", "nlu", "absita")
 
 
 def load_tracks(modules: Sequence[str] = MODULES, package: str = "scorer.tracks") -> Tuple[Track, ...]:
-    """The tracks of ``modules`` (imported: a module keeps its heavy imports, nltk for instance,
-    inside the functions that need them, so that listing the tracks costs little)."""
+    """The tracks of ``modules``, each module imported and checked against the contract.
+
+    Parameters
+    ----------
+    modules : sequence of str
+        Module names under ``package``, in the order of the leaderboards and outputs.
+    package : str
+        Where the track modules are.
+
+    Returns
+    -------
+    tuple of Track
+        Raises ``contract.ContractError`` naming a module that breaks the contract. (A module
+        keeps its heavy imports, nltk for instance, inside the functions that need them, so that
+        listing the tracks costs little.)
+    """
     return tuple(Track(importlib.import_module(package + "." + name)) for name in modules)
 
 

@@ -30,8 +30,10 @@ def track_signature(track: str, options: Options) -> str:
     'flc|overlap:error|per_technique_recall:official|fragments_only:no'
     """
     from .registry import BY_NAME
+    view = BY_NAME[track]
+    options = view.options(options)  # with the track's own defaults
     parts = [track] + ["%s:%s" % (SHORT_NAMES.get(name, name), _text(getattr(options, name)))
-                       for name in BY_NAME[track].settings]
+                       for name in view.settings]
     return "|".join(parts + ["v" + __version__])
 
 

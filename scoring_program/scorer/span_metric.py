@@ -78,10 +78,7 @@ class SpanStatistics:
         """Append the rows of one document (techniques in gold order, then predicted-only ones).
 
         ``disjoint``: every list of spans is sorted and shares no character within itself (merged
-        gold, checked or merged predictions), so the linear sweep gives the sums. It pays where
-        users wait: the organisers' re-scoring of 30 flc x1 submissions takes 10% longer with
-        ``overlap_sums`` (and flc x10, the tightest benchmark target, 2.5%; interleaved pairs in
-        both orders, issue 21).
+        gold, checked or merged predictions), so the linear sweep gives the sums.
         ``gold_by_start``, ``numbering``: see ``add_confusions`` (a caller that has the gold sorted
         by start already saves that sort).
         """
@@ -96,15 +93,7 @@ class SpanStatistics:
                 index = self._new_technique(technique)
             predicted_spans = predicted.get(technique)
             if predicted_spans:
-                # Most rows are one pair, computed inline: without it t6_st2 x100's time/floor goes
-                # from 2.70 to 2.91 (+5% and +8%, interleaved pairs in both orders, issue 21), too
-                # close to the target of 3 on this shared machine (3.04 in one run under load).
-                if len(predicted_spans) == 1 and len(gold_spans) == 1:
-                    (ps, pe), (gs, ge) = predicted_spans[0], gold_spans[0]
-                    inter = (pe if pe < ge else ge) - (ps if ps > gs else gs)
-                    precision_sum, recall_sum = (inter / (pe - ps), inter / (ge - gs)) if inter > 0 else (0.0, 0.0)
-                else:
-                    precision_sum, recall_sum = sums(predicted_spans, gold_spans)
+                precision_sum, recall_sum = sums(predicted_spans, gold_spans)
                 pending.append((number, index, precision_sum, recall_sum, len(predicted_spans), len(gold_spans)))
             else:
                 pending.append((number, index, 0.0, 0.0, 0, len(gold_spans)))
@@ -125,9 +114,7 @@ class SpanStatistics:
         return index
 
     def _flush(self) -> None:
-        """Rows are gathered as tuples and moved to the columns a few thousand at a time: appending
-        each row to the six columns measured flc x10 time/floor 2.99 -> 3.17 (over the target of 3)
-        and t6_st2 x100 3.07 -> 3.31, back to back (issue 14)."""
+        """Move the rows gathered as tuples to the columns (a few thousand at a time)."""
         if self._pending:
             columns = (self._document, self._technique, self._precision_sum, self._recall_sum,
                        self._predicted, self._gold)
@@ -265,6 +252,18 @@ def offset_problem(start: object, end: object, text_length: Optional[int] = None
     """Why (start, end) is not a span ('' if it is): integers with 0 <= start < end, as the official
     scorers require; with ``text_length`` (reference data only) also end <= len(text).
 
+    Parameters
+    ----------
+    start, end : object
+        The offsets as read.
+    text_length : int or None
+        The document's length in characters (gold only).
+
+    Returns
+    -------
+    str
+        The problem in words, or ''.
+
     Offsets are 0-based code-point indices, ``end`` exclusive. A submitted span past its text is
     not a problem but a warning (``past_the_text``).
     """
@@ -317,6 +316,16 @@ def predictions_under_policy(by_technique: Mapping[str, List[Span]], policy: str
                              ) -> Tuple[Mapping[str, List[Span]], List[Overlap]]:
     """One document's predictions under ``overlapping_predictions``, and the overlaps found.
 
+    Parameters
+    ----------
+    by_technique : dict of technique -> list of (start, end)
+        One document's predicted spans.
+    policy : {"error", "merge", "keep"}
+
+    Returns
+    -------
+    (dict of technique -> list of (start, end), list of Overlap)
+
     "merge": same-technique overlaps become their union; "keep": left as they are; "error": one
     overlap per technique that has one (technique, first span, second span), for problem lines.
     Under "merge" and "error" the returned lists are sorted and disjoint. The mapping given is
@@ -350,7 +359,17 @@ KINDS = ("precision_sum", "recall_sum", "predicted", "gold")  # the columns "<ki
 
 
 def technique_totals(by_technique: Mapping[str, SpanCounts]) -> Dict[str, Any]:
-    """The column totals of every document: the per-technique sums as ``aggregate`` reads them."""
+    """The column totals of every document: the per-technique sums as ``aggregate`` reads them.
+
+    Parameters
+    ----------
+    by_technique : dict of technique -> SpanCounts
+
+    Returns
+    -------
+    dict
+        ``<kind>|<technique>`` -> total, for the kinds of ``KINDS``.
+    """
     totals: Dict[str, Any] = {}
     for technique, counts in by_technique.items():
         totals["precision_sum|" + technique] = counts.precision_sum
@@ -360,13 +379,51 @@ def technique_totals(by_technique: Mapping[str, SpanCounts]) -> Dict[str, Any]:
     return totals
 
 
+def span_keys(track: str) -> Tuple[str, str, str]:
+    """The keys ``aggregate`` and ``span_track_result`` name a track's scores: a span track's ``KEYS``.
+
+    Parameters
+    ----------
+    track : str
+        The track's ``NAME`` (the keys' prefix).
+
+    Returns
+    -------
+    tuple of str
+        ``<track>_f1``, ``<track>_precision``, ``<track>_recall``, the primary key first.
+
+    >>> span_keys("flc")
+    ('flc_f1', 'flc_precision', 'flc_recall')
+    """
+    return (track + "_f1", track + "_precision", track + "_recall")
+
+
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, Any]:
-    """``<track>_f1``, ``_precision``, ``_recall`` on the sums over the techniques of
-    ``statistics.labels``, added in that order (as ``SpanStatistics.totals`` pools them):
-    precision = Σ precision sums / predicted spans, recall = Σ recall sums / gold spans (0 without
-    spans), F1 their harmonic mean when both are positive, else 1 when neither side has a span
-    and 0 otherwise."""
+    """The span scores from per-technique column totals (the contract's ``aggregate``).
+
+    The sums over the techniques of ``statistics.labels``, added in that order (as
+    ``SpanStatistics.totals`` pools them): precision = Σ precision sums / predicted spans,
+    recall = Σ recall sums / gold spans (0 without spans), F1 their harmonic mean when both are
+    positive, else 1 when neither side has a span and 0 otherwise.
+
+    Parameters
+    ----------
+    statistics : ItemStatistics
+        Its ``track`` (the keys' prefix) and ``labels`` (the techniques).
+    totals : dict
+        ``precision_sum|<technique>``, ``recall_sum|…``, ``predicted|…``, ``gold|…``: numbers, or
+        arrays of resamples.
+    ops : ScalarOps or ArrayOps
+        The operations on the totals.
+    key : str or None
+        Unused (every score is one division away from the sums).
+
+    Returns
+    -------
+    dict
+        ``span_keys(track)``: ``<track>_f1``, ``<track>_precision``, ``<track>_recall``.
+    """
     precision_sum = recall_sum = predicted = gold = 0.0
     for label in statistics.labels:
         precision_sum = precision_sum + totals["precision_sum|" + label]
@@ -383,11 +440,25 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
 
 def document_statistics(track: str, statistics: SpanStatistics, techniques: Sequence[str],
                         keys: Sequence[str]) -> ItemStatistics:
-    """Per document (every one, in order, also those with no span on either side) and technique:
-    the precision sum, recall sum, predicted and gold spans (columns ``<kind>|<technique>``).
+    """The per-item statistics of a span track: a row per document.
 
-    Techniques in the order the track sums them: its list, then any other one found in the rows
-    (flc's fragments-only mode has no list: one pseudo-technique).
+    Parameters
+    ----------
+    track : str
+        The track's name.
+    statistics : SpanStatistics
+        The rows gathered while scoring.
+    techniques : sequence of str
+        The order the track sums techniques in: its list, then any other one found in the rows
+        (flc's fragments-only mode has no list: one pseudo-technique).
+    keys : sequence of str
+        The track's keys.
+
+    Returns
+    -------
+    ItemStatistics
+        Per document (every one, in order, also those with no span on either side) and technique:
+        the precision sum, recall sum, predicted and gold spans (columns ``<kind>|<technique>``).
     """
     documents, techniques_of_rows, precision_sums, recall_sums, predicted, gold = (
         statistics.column(i) for i in range(6))
@@ -414,8 +485,27 @@ def document_statistics(track: str, statistics: SpanStatistics, techniques: Sequ
 
 def span_track_result(track: str, title: str, statistics: SpanStatistics,
                       techniques: Sequence[str], official_recall: bool, noun: str) -> TrackResult:
-    """Headline P/R/F1 (keys ``<track>_f1``, ``_precision``, ``_recall``: ``aggregate`` of the
-    per-technique totals), table and details."""
+    """A span track's result from its statistics.
+
+    Parameters
+    ----------
+    track, title : str
+        The track's ``NAME`` and ``TITLE``.
+    statistics : SpanStatistics
+        Every document's rows.
+    techniques : sequence of str
+        The per-technique table's rows, in order (empty: no table).
+    official_recall : bool
+        The table's recall as the published scorers compute it (``technique_rows``).
+    noun : str
+        What a document is ("article", "meme"), in the details and the item pages.
+
+    Returns
+    -------
+    TrackResult
+        Scores ``span_keys(track)`` (``aggregate`` of the per-technique totals), the table, the
+        details (documents, span counts, sums) and the per-document statistics.
+    """
     overall, by_technique = statistics.totals(techniques)
     totals = technique_totals(by_technique)  # the column totals of every document, summed while scoring
     headline = aggregate(ItemStatistics(track, [], [], [], list(by_technique)), totals)
@@ -441,3 +531,49 @@ def span_track_result(track: str, title: str, statistics: SpanStatistics,
         item_noun=noun,
         confusions=None if statistics.confusions is None else dict(statistics.confusions),
     )
+
+
+def span_scores(gold: Mapping[str, Sequence[Tuple[str, int, int]]],
+                predicted: Mapping[str, Sequence[Tuple[str, int, int]]],
+                overlapping: str = "error", merge_gold: bool = True) -> Dict[str, float]:
+    """The partial-overlap scores of in-memory spans (a notebook's entry point): what a span track
+    computes, without files.
+
+    Parameters
+    ----------
+    gold, predicted : dict of document -> list of (technique, start, end)
+        Character offsets, end exclusive. Every gold document counts (also one without spans); a
+        predicted document not in ``gold`` counts its spans as predicted.
+    overlapping : {"error", "merge", "keep"}
+        Predicted spans of one technique that share a character: a ``ValueError`` naming them,
+        merged into their union (the official scorers' ``-m``), or each pair counted.
+    merge_gold : bool
+        Merge gold spans of one technique that share a character first (the NLP4IF and
+        SemEval-2020 scorers); False: every gold span as given (the SemEval-2021 T6 ST2 scorer).
+
+    Returns
+    -------
+    dict
+        ``f1``, ``precision``, ``recall``, as ``aggregate``.
+
+    >>> span_scores({"1": [("Doubt", 0, 10)]}, {"1": [("Doubt", 5, 10)]})
+    {'f1': 0.6666666666666666, 'precision': 1.0, 'recall': 0.5}
+    """
+    def grouped(spans: Sequence[Tuple[str, int, int]]) -> Dict[str, List[Span]]:
+        by_technique: Dict[str, List[Span]] = {}
+        for technique, start, end in spans:
+            by_technique.setdefault(technique, []).append((start, end))
+        return by_technique
+
+    statistics = SpanStatistics(confusions=False)
+    for document in list(gold) + [d for d in predicted if d not in gold]:
+        gold_spans = grouped(gold.get(document, ()))
+        if merge_gold:
+            gold_spans = {t: merge_overlapping(s) for t, s in gold_spans.items()}
+        checked, overlaps = predictions_under_policy(grouped(predicted.get(document, ())), overlapping)
+        if overlaps:
+            raise ValueError("document %s: %s" % (document, overlap_problem(overlaps[0])))
+        statistics.add_document(document, gold_spans, checked, merge_gold and overlapping != "keep")
+    _, by_technique = statistics.totals(())
+    scores = aggregate(ItemStatistics("", [], [], [], list(by_technique)), technique_totals(by_technique))
+    return {"f1": scores["_f1"], "precision": scores["_precision"], "recall": scores["_recall"]}

@@ -87,9 +87,8 @@ class SpanStore:
     def merged_and_by_start(self, document: str) -> Tuple[Dict[str, List[Span]], Optional[List[Tuple[int, int, int]]]]:
         """``merged_by_technique``, from one sort of the document's spans by start, and that sorted
         list, (start, end, technique number), when merging changed nothing (else None): the
-        confusion counts need the spans by start, and sharing the sort holds flc x10 under the
-        benchmark's target (time/floor 2.90 shared, 3.03 with a sort of their own: +4.6% and +2.9%,
-        interleaved pairs in both orders, issue 21; tests/test_fast_paths.py checks the counts).
+        confusion counts need the spans by start, and share this sort (tests/test_fast_paths.py
+        checks the counts against their own sort).
 
         >>> store = SpanStore(["Doubt", "Smears"])
         >>> store.add("7", "Smears", 10, 20); store.add("7", "Doubt", 3, 9)
@@ -100,9 +99,8 @@ class SpanStore:
         if not triples:
             return {}, []
         by_start = sorted(zip(triples[1::3], triples[2::3], triples[0::3]))
-        # The grouping loop of ``_grouped``, on (start, end, technique) rows: one helper for both
-        # orders measured slower (the predictions' by_technique then slices the array, +4-5 ms
-        # at flc x10, about 0.04 of time/floor).
+        # The grouping loop of ``_grouped``, on (start, end, technique) rows (one helper for both
+        # orders would make the predictions' ``by_technique`` slice the array).
         grouped: Dict[int, List[Span]] = {}
         for start, end, technique in by_start:
             spans = grouped.get(technique)

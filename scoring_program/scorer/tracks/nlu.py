@@ -36,9 +36,8 @@ TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test inp
 RELEASED_GOLD = {"train": "Batch_answers - train_data (no-blank).csv"}  # the training layout id,q,r,s,q',r'
 HEADER_FIRST_CELL = "id"
 # The longest answer in characters, per answer token allowed (nlu_max_answer_tokens): checked
-# before anything is tokenized. 20 x 5,000 = 100,000 characters: the slowest such answers that
-# pass the word bound (punctuation only, '.! ' x 33333) take 0.09 s each to tokenize on a quiet
-# machine, 0.33 s under load (benchmarks/RESULTS.md); the longest real q is 11,874 characters.
+# before anything is tokenized: 20 x 5,000 = 100,000 characters, nine times the longest real q
+# (11,874 characters); the slowest answers that pass it are timed in benchmarks/RESULTS.md.
 CHARACTERS_PER_TOKEN = 20
 
 
@@ -314,8 +313,7 @@ _GOLD_CACHE: Dict[str, GoldTokens] = {}
 # from anywhere else): plain JSON, the arrays as base64 of little-endian 32-bit integers. Valid
 # for one gold file (sha256), nltk version, Punkt model and version of our own code that turns
 # the gold file into tokens (TOKEN_CODE's sha256); otherwise the gold is tokenized and the
-# result says so in a note. Loading it takes about 0.02 s where tokenizing the real 1,598-id
-# gold takes about 0.4 s (benchmarks/RESULTS.md).
+# result says so in a note. Loading it is much cheaper than tokenizing the gold (benchmarks/RESULTS.md).
 TOKEN_CACHE = "aicup2022_nlu.tokens.json"
 TOKEN_CACHE_FORMAT = 1
 # Our code that makes the tokens from the gold file (paths under scorer/): its CSV reader, this
@@ -824,7 +822,7 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     return [TEST_INPUT, FILE_NAME]
 
 
-BENCHMARK = {"scales": (1,), "oracle": "lcs", "slow": True}
+BENCHMARK = {"scales": (1, 10), "oracle": "lcs", "slow": True}
 
 
 def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
