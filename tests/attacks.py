@@ -279,3 +279,24 @@ def stage_gold(folder: str, gold: dict) -> None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(content)
     os.makedirs(os.path.join(folder, "res"), exist_ok=True)
+
+
+# --- hostile round 4 (issue 31): tests/test_hostile_round4.py ------------------------------------
+
+class Case(NamedTuple):
+    name: str
+    res: dict  # file -> content (str or bytes) in input/res
+    exit_code: int  # 1: refused with one line per problem; 0: scored
+    fragment: str  # in stderr (refused)
+    scores: dict = {}  # the official scores (scored)
+    ref: dict = {}  # files replacing GOLD's in input/ref
+
+
+_NLU_HEAD = "id,q,r\n"
+ROUND4 = [
+    # nlu: the bounds hold on every row, scored or not (9 is not scored)
+    Case("nlu_unscored_row_over_token_cap", {NLU: _NLU_HEAD + '7,"a","b"\n8,"x y","z"\n9,"%s","v"\n' % ("w " * 5001)},
+         1, "line 4 (id '9'), q': the answer has at least 5001 tokens"),
+    Case("nlu_unscored_row_over_exact_cap", {NLU: _NLU_HEAD + '7,"a","b"\n8,"x y","z"\n9,"%s","v"\n' % ("don't " * 2600)},
+         1, "line 4 (id '9'), q': the answer has 5200 tokens; at most 5000 are accepted"),
+]

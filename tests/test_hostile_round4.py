@@ -1,0 +1,116 @@
+"""Hostile round 4 (issue 31): membership oracles, impossible values, line endings.
+
+The membership tests change which ids are gold and keep the submission: every output and stream a
+participant can read (exit status, stdout, stderr, scores.txt, scores.json, detailed_results.html)
+must be byte for byte the same. The hostile set (``ROUND4`` in ``tests/attacks.py``) runs
+score.py on the small canary gold: every case ends with one clear line per problem and exit 1, or
+the official scores; no traceback; no canary.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from conftest import assert_clean_failure, run_score
+
+from attacks import CANARY, GOLD, NLU, ROUND4
+
+TEST_IDS = [str(n) for n in range(101, 109)]
+GOLD_ANSWER = '"""the gold q answer""","""the gold r answer"""'
+
+
+def nlu_phase(scored):
+    """A phase whose test input holds ids 101-108 and whose gold scores ``scored`` (same answers)."""
+    test_input = "id,q,r,s\n" + "".join('%s,"""the q %s text""","""the r text""",AGREE\n' % (i, CANARY)
+                                          for i in TEST_IDS)
+    return {"aicup2022_nlu.csv": "".join("%s,%s\n" % (i, GOLD_ANSWER) for i in scored),
+            "aicup2022_nlu_test.csv": test_input}
+
+
+GOLD_SETS = (TEST_IDS[:4], TEST_IDS[4:])
+
+
+def submission(answer_of):
+    return "id,q,r\n" + "".join('%s,"%s","x"\n' % (i, answer_of(n)) for n, i in enumerate(TEST_IDS))
+
+
+MEMBERSHIP = {
+    # every row over the token cap (one-letter words): refused alike
+    "every_row_too_long": submission(lambda n: "w " * 5001),
+    # the second half over the cap: was refused only when those ids were gold
+    "half_too_long": submission(lambda n: "w " * 5001 if n >= 4 else "the gold q answer"),
+    # under the word bound, over the token cap once tokenized ("don't" -> do, n't)
+    "tokens_over_the_cap": submission(lambda n: "don't " * 2600 if n % 2 else "the gold q answer"),
+    # the character cap
+    "characters": submission(lambda n: "a" * 100001 if n == 6 else "the gold q answer"),
+    # a valid submission, the same answer on every row: the same scores whichever ids are gold
+    "valid": submission(lambda n: "the gold q answer"),
+}
+
+
+def participant_view(run):
+    """Everything a participant can read of a run, as bytes."""
+    outputs = {path.name: path.read_bytes() for path in sorted(run.output.rglob("*")) if path.is_file()}
+    return run.returncode, run.stdout, run.stderr, outputs
+
+
+@pytest.mark.parametrize("case", sorted(MEMBERSHIP))
+def test_nlu_outputs_do_not_depend_on_which_ids_are_gold(tmp_path, case):
+    views = [participant_view(run_score(tmp_path, nlu_phase(scored), {NLU: MEMBERSHIP[case]}))
+             for scored in GOLD_SETS]
+    assert "Traceback" not in views[0][1] + views[0][2]
+    assert views[0][0] == (0 if case == "valid" else 1), views[0]
+    assert sorted(views[0][3]) == ["detailed_results.html", "scores.json", "scores.txt"]
+    for name in views[0][3]:
+        assert views[0][3][name] == views[1][3][name], name
+    assert views[0][:3] == views[1][:3]
+
+
+def test_nlu_tokenizes_every_row_alike(tmp_path, monkeypatch):
+    """No timing channel: the same texts are tokenized whichever ids are gold."""
+    import scorer.nltk_tokens
+    from scorer.options import Options
+    from scorer.tracks import nlu
+    real = scorer.nltk_tokens.shared_tokenizer()
+    tokenized = []
+
+    class Counting:
+        def tokens(self, text):
+            tokenized.append(text)
+            return real.tokens(text)
+
+    monkeypatch.setattr(scorer.nltk_tokens, "shared_tokenizer", lambda: Counting())
+    monkeypatch.setattr(nlu, "_GOLD_CACHE", {})
+    seen = []
+    for k, scored in enumerate(GOLD_SETS):
+        ref = tmp_path / ("ref%d" % k)
+        ref.mkdir()
+        for name, text in nlu_phase(scored).items():
+            (ref / name).write_text(text, encoding="utf-8")
+        path = tmp_path / NLU
+        path.write_text(MEMBERSHIP["valid"].replace('"x"', '"y z"'), encoding="utf-8")
+        tokenized.clear()
+        nlu.score(str(ref / NLU), str(path), NLU, Options(), str(ref))
+        seen.append(sorted(tokenized))
+    assert seen[0] == seen[1] and seen[0].count("y z") == len(TEST_IDS)
+
+
+@pytest.mark.parametrize("case", ROUND4, ids=[case.name for case in ROUND4])
+def test_round4_hostile_submissions_end_clean(tmp_path, case):
+    ref = dict(GOLD, **case.ref)
+    run = run_score(tmp_path, ref, case.res)
+    text = run.stdout + run.stderr
+    for path in run.output.rglob("*"):
+        if path.is_file():
+            text += path.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in text and "internal error" not in text
+    assert CANARY not in text and CANARY.lower() not in text
+    if case.exit_code:
+        assert_clean_failure(run, case.fragment)
+        assert all(line.startswith(tuple(case.res) + ("... and ", "submission")) for line in run.stderr.splitlines()), run.stderr
+    else:
+        assert run.returncode == 0, run.stderr
+        for key, value in case.scores.items():
+            assert run.scores[key] == pytest.approx(value, rel=1e-12, abs=0), (key, run.stdout)
