@@ -52,7 +52,7 @@ from bundle.checker import Report, check_bundle  # noqa: E402
 from bundle.gold import check_gold  # noqa: E402
 from bundle.platforms import (V15_YAML, V2_YAML, competition_tracks, date_lines, edition, ignored_keys,  # noqa: E402
                               solution_name, sorted_phases, v15_yaml, v2_yaml)
-from bundle.public_data import derive_public_data, public_ids  # noqa: E402
+from bundle.public_data import derive_public_data, later_items_problems, public_ids  # noqa: E402
 from bundle.rules import left_out, pages_to_edit, phase_folder, validate  # noqa: E402
 from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
@@ -204,6 +204,10 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
         submission = os.path.join(work, "submission", folder)
         write_submission(public, submission)
         samples[phase["reference_data"]] = _zip_bytes(folder_entries(submission), {})
+    overlaps = later_items_problems([(label_of[phase_folder(phase)], os.path.join(reference_root, phase_folder(phase)),
+                                      ids_of_phase[label_of[phase_folder(phase)]]) for phase in phases], tracks)
+    if overlaps:
+        raise BuildError(overlaps)
     earlier: Dict[str, Dict[str, List[str]]] = {}
     for phase in phases:
         folder = phase_folder(phase)

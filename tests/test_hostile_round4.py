@@ -114,3 +114,26 @@ def test_round4_hostile_submissions_end_clean(tmp_path, case):
         assert run.returncode == 0, run.stderr
         for key, value in case.scores.items():
             assert run.scores[key] == pytest.approx(value, rel=1e-12, abs=0), (key, run.stdout)
+
+
+def test_the_build_refuses_a_later_phase_s_items_in_an_earlier_phase_s_gold(tmp_path):
+    """Three Test memes appended to the Development gold would be published in the Development
+    public data and kit and scored with details there: the build names the file and the ids."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+    from conftest import ROOT
+    shutil.copytree(ROOT / "reference_data", tmp_path / "ref")
+    dev, test = (tmp_path / "ref" / folder / "semeval2021_t6_st1.json" for folder in ("dev", "test"))
+    memes = json.loads(dev.read_text(encoding="utf-8"))
+    added = json.loads(test.read_text(encoding="utf-8"))[:3]
+    dev.write_text(json.dumps(memes + added), encoding="utf-8")
+    process = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "--no-check", "--reference-data",
+                              str(tmp_path / "ref"), "--out", str(tmp_path / "out")],
+                             capture_output=True, text=True, cwd=str(ROOT))
+    assert process.returncode != 0 and "Traceback" not in process.stderr + process.stdout
+    ids = ", ".join(repr(meme["id"]) for meme in added)
+    assert ("phase Development: dev/semeval2021_t6_st1.json holds 3 items of the later phase Test (ids %s): "
+            % ids) in process.stderr, process.stderr
+    assert not list((tmp_path / "out").rglob("*.zip"))
