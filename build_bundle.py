@@ -124,6 +124,30 @@ def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[
     return settings, problems
 
 
+class _Loader(yaml.SafeLoader):
+    """yaml's safe loader, whose dates and integers that cannot be values (``2027-02-30``, hour 25,
+    an integer of more digits than Python converts) are errors naming their place, as syntax
+    errors are, rather than a ValueError from deep inside the constructor."""
+
+
+def _checked(construct, what: str):
+    def constructor(loader, node):
+        try:
+            return construct(loader, node)
+        except (ValueError, OverflowError) as error:
+            reason = str(error).split(":")[0] if "digits" in str(error) else str(error)
+            raise yaml.constructor.ConstructorError(
+                None, None, "%s is not %s (%s)" % (str(node.value)[:40] + ("..." if len(str(node.value)) > 40 else ""),
+                                                     what, reason), node.start_mark) from None
+    return constructor
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _checked(yaml.SafeLoader.construct_yaml_timestamp,
+                                                                 "a date or time that exists"))
+_Loader.add_constructor("tag:yaml.org,2002:int", _checked(yaml.SafeLoader.construct_yaml_int,
+                                                           "an integer Python reads"))
+
+
 def load_yaml(path: str) -> Tuple[str, Any, str]:
     """(text, value, problem) of competition.yaml; the problem is one line naming the place."""
     data = _read(path)
@@ -136,14 +160,18 @@ def load_yaml(path: str) -> Tuple[str, Any, str]:
         return "", None, ("competition.yaml: line %d, column %d: byte 0x%02x is not UTF-8; save the file as UTF-8 "
                           "(both platforms read it as UTF-8)" % (line, column, data[error.start]))
     try:
-        return text, yaml.safe_load(text), ""
+        return text, yaml.load(text, Loader=_Loader), ""
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = "line %d, column %d: " % (mark.line + 1, mark.column + 1) if mark else ""
         line = text.split("\n")[mark.line] if mark and mark.line < text.count("\n") + 1 else ""
-        hint = ("YAML indents with spaces only; replace the TAB character(s) on that line with spaces"
-                if "\t" in line or "\t" in str(getattr(error, "problem", "")) else
-                "not valid YAML (%s)" % getattr(error, "problem", error))
+        key = line.split(":")[0].strip().lstrip("- ")
+        if isinstance(error, yaml.constructor.ConstructorError) and key:
+            hint = "%s: %s" % (key[:60], error.problem)
+        else:
+            hint = ("YAML indents with spaces only; replace the TAB character(s) on that line with spaces"
+                    if "\t" in line or "\t" in str(getattr(error, "problem", "")) else
+                    "not valid YAML (%s)" % getattr(error, "problem", error))
         return text, None, "competition.yaml: %s%s" % (where, hint)
 
 

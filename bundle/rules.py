@@ -32,6 +32,10 @@ KEY_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,36}$")
 REFERENCE_ZIP = re.compile(r"^(\w+)_reference_data\.zip$")
 
 
+# The platforms' integer fields (Django's IntegerField and PositiveIntegerField).
+MAX_STORED_INTEGER = 2 ** 31 - 1
+
+
 def phase_folder(phase: Dict[str, Any]) -> str:
     """The folder of the reference data of a phase: ``dev_reference_data.zip`` -> ``dev``."""
     match = REFERENCE_ZIP.match(str(phase.get("reference_data", "")))
@@ -126,6 +130,9 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
         for field in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
             if not isinstance(phase.get(field), int) or isinstance(phase.get(field), bool) or phase[field] <= 0:
                 add("%s: set %s explicitly (the platforms' defaults differ)" % (where, field))
+            elif phase[field] > MAX_STORED_INTEGER:
+                add("%s: %s must be at most %d (both platforms store it as a 32-bit integer)"
+                    % (where, field, MAX_STORED_INTEGER))
         for field in ("scoring_program", "reference_data"):
             if field not in phase:
                 add("%s: %s is required" % (where, field))

@@ -137,3 +137,61 @@ def test_the_build_refuses_a_later_phase_s_items_in_an_earlier_phase_s_gold(tmp_
     assert ("phase Development: dev/semeval2021_t6_st1.json holds 3 items of the later phase Test (ids %s): "
             % ids) in process.stderr, process.stderr
     assert not list((tmp_path / "out").rglob("*.zip"))
+
+
+IMPOSSIBLE_YAML = [
+    ("start_date: 2027-02-30 00:00:00", "start_date: 2027-02-30 00:00:00 is not a date or time that exists "
+                                        "(day is out of range for month)"),
+    ("start_date: 2027-13-01", "start_date: 2027-13-01 is not a date or time that exists (month must be in 1..12)"),
+    ("start_date: 2027-02-01 25:00:00", "start_date: 2027-02-01 25:00:00 is not a date or time that exists "
+                                        "(hour must be in 0..23)"),
+    ("max_submissions: " + "9" * 5000, "max_submissions: 9999999999999999999999999999999999999999... is not an "
+                                       "integer Python reads"),
+]
+
+
+@pytest.mark.parametrize("line,message", IMPOSSIBLE_YAML, ids=[line[:20] for line, _ in IMPOSSIBLE_YAML])
+def test_impossible_yaml_values_are_one_line_naming_key_and_place(tmp_path, line, message):
+    import sys
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT))
+    import build_bundle
+    text = (ROOT / "competition.yaml").read_text(encoding="utf-8")
+    key = line.split(":")[0]
+    lines = text.split("\n")
+    at = next(n for n, old in enumerate(lines) if old.strip().startswith(key + ":"))
+    lines[at] = lines[at][:len(lines[at]) - len(lines[at].lstrip())] + line
+    path = tmp_path / "competition.yaml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    problem = build_bundle.load_yaml(str(path))[2]
+    if line.startswith("max_submissions") and sys.version_info < (3, 11):  # (Python reads any integer)
+        assert problem == ""
+        return
+    assert problem.startswith("competition.yaml: line %d, column " % (at + 1)) and message in problem, problem
+    assert "\n" not in problem
+
+
+def test_the_build_says_impossible_values_in_one_line(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+    from conftest import ROOT
+    root = tmp_path / "repo"
+    shutil.copytree(ROOT, root, ignore=shutil.ignore_patterns(".venv", "dist", "build", ".git", "__pycache__",
+                                                              "reference_data", "tests", "benchmarks"))
+    text = (root / "competition.yaml").read_text(encoding="utf-8")
+    first = next(line for line in text.split("\n") if line.strip().startswith("max_submissions:"))
+    text = text.replace(first, first.split(":")[0] + ": 2147483648", 1)
+    (root / "competition.yaml").write_text(text, encoding="utf-8")
+    process = subprocess.run([sys.executable, str(root / "build_bundle.py"), "--no-check", "--reference-data",
+                              str(ROOT / "reference_data")], capture_output=True, text=True)
+    assert process.returncode == 1 and "Traceback" not in process.stderr + process.stdout
+    assert "max_submissions must be at most 2147483647 (both platforms store it as a 32-bit integer)" in process.stderr
+    text = text.replace(first.split(":")[0] + ": 2147483648", first.split(":")[0] + ": " + "9" * 5000, 1)
+    (root / "competition.yaml").write_text(text, encoding="utf-8")
+    process = subprocess.run([sys.executable, str(root / "build_bundle.py"), "--no-check", "--reference-data",
+                              str(ROOT / "reference_data")], capture_output=True, text=True)
+    assert process.returncode == 1 and "Traceback" not in process.stderr + process.stdout
+    problem = process.stderr.splitlines()[0]  # (then "build: no zip was written ...")
+    assert ("max_submissions: 9999999999999999999999999999999999999999... is not an integer Python reads" in problem
+            or (sys.version_info < (3, 11) and "max_submissions must be at most 2147483647" in problem)), problem
