@@ -299,4 +299,23 @@ ROUND4 = [
          1, "line 4 (id '9'), q': the answer has at least 5001 tokens"),
     Case("nlu_unscored_row_over_exact_cap", {NLU: _NLU_HEAD + '7,"a","b"\n8,"x y","z"\n9,"%s","v"\n' % ("don't " * 2600)},
          1, "line 4 (id '9'), q': the answer has 5200 tokens; at most 5000 are accepted"),
+    # flc: line ends and offsets as the official reader (Python 3 text mode, int()) reads them
+    Case("flc_cr_only", {FLC: "11\tDoubt\t0\t5\r11\tDoubt\t5\t12\r"}, 0, "",
+         {"flc_f1": 1.0, "flc_precision": 1.0, "flc_recall": 1.0}),
+    Case("flc_one_cr_among_lf", {FLC: "11\tDoubt\t0\t5\r11\tDoubt\t5\t12\n"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_underscore_offset", {FLC: "11\tDoubt\t0\t1_2\n"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_double_underscore_offset", {FLC: "11\tDoubt\t0\t1__2\n"}, 1,
+         "line 1: start and end must be integer character offsets (found '0', '1__2')"),
+    Case("flc_cr_line_too_long", {FLC: "11\tDoubt\t0\t5\r" + "x" * (1 << 20) + "\r"}, 1,
+         "line 2: the line is longer than 1048576 bytes"),
+    Case("flc_form_feed_is_not_a_line_end", {FLC: "11\tDoubt\t0\t5\f11\tDoubt\t5\t12\n"}, 1,
+         "line 1: expected 4 TAB-separated columns article_id, technique, start, end; found 7"),
+    # absita and nlu: CR-only files are read as LF ones
+    Case("absita_cr_only", {ABS: '{"id_sentence": "r1", "aspects": [], "polarities": [], "score": 5}\r'
+                                 '{"id_sentence": "r2", "aspects": [], "polarities": [], "score": 2}\r'}, 0, "",
+         {"sa_rmse": 0.0}),
+    Case("nlu_cr_only", {NLU: 'id,q,r\r7,"gold q","gold r"\r8,"x y","z"\r9,"u","v"\r'}, 0, "",
+         {"nlu_score": 5 / 6}),
+    Case("nlu_cr_inside_quotes", {NLU: 'id,q,r\n7,"gold\rq","gold r"\n8,"x y","z"\n9,"u","v"\n'}, 0, "",
+         {"nlu_score": 5 / 6}),
 ]

@@ -195,3 +195,36 @@ def test_the_build_says_impossible_values_in_one_line(tmp_path):
     problem = process.stderr.splitlines()[0]  # (then "build: no zip was written ...")
     assert ("max_submissions: 9999999999999999999999999999999999999999... is not an integer Python reads" in problem
             or (sys.version_info < (3, 11) and "max_submissions must be at most 2147483647" in problem)), problem
+
+
+def _endings(text, kind):
+    if kind == "cr":
+        return text.replace("\n", "\r")
+    if kind == "mixed":  # every other line end a lone CR
+        parts = text.split("\n")
+        return "".join(part + ("\r" if n % 2 else "\n") for n, part in enumerate(parts[:-1])) + parts[-1]
+    return text
+
+
+@pytest.mark.parametrize("kind", ["cr", "mixed"])
+def test_line_endings_are_read_as_the_official_readers_read_them(tmp_path, kind):
+    """FLC's official reader (Python text mode), nlu's (pandas) and absita's (the organisers'
+    ndjson) end a line at a lone CR, as at LF or CRLF: the same scores, no warning. (The T6
+    tracks are JSON, where CR is whitespace.)"""
+    from test_hostile import VALID
+    flc = "11\tDoubt\t0\t5\n11\tDoubt\t5\t12\n12\tSlogans\t1\t3\n"
+    nlu = "id,q,r\n" + VALID[NLU]
+    res = {"nlp4if2019_flc.tsv": flc, NLU: nlu, "evalita2020_absita.ndjson": VALID["evalita2020_absita.ndjson"]}
+    lf = run_score(tmp_path, GOLD, res)
+    other = run_score(tmp_path, GOLD, {name: _endings(text, kind) for name, text in res.items()})
+    assert lf.returncode == 0 and other.returncode == 0, other.stderr
+    assert other.all_scores == lf.all_scores and other.stdout == lf.stdout and other.stderr == ""
+    assert (other.output / "scores.txt").read_bytes() == (lf.output / "scores.txt").read_bytes()
+
+
+def test_a_cr_line_past_the_limit_names_its_line(tmp_path):
+    """Lines are numbered as universal newlines number them: the bad line of a CR file is named."""
+    run = run_score(tmp_path, GOLD, {"nlp4if2019_flc.tsv": "11\tDoubt\t0\t5\r11\tDoubt\t7\r11\tDoubt\t8\t9\r"})
+    assert_clean_failure(run, "nlp4if2019_flc.tsv: line 2: expected 4 TAB-separated columns article_id, technique, "
+                              "start, end; found 3")
+    assert len(run.stderr.splitlines()) == 1

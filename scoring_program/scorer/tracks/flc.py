@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Mapping, Optio
 from ..options import Options, other_phase_ids
 from ..problems import Problems, reading_reference
 from ..problems import clip
-from ..readers import MAX_INT_DIGITS, read_gold_text, text_blocks
+from ..readers import MAX_INT_DIGITS, newlines_as_lf, read_gold_text, text_blocks
 from ..records import add_other_phase_problem, label_problem, record_limit
 from .. import span_metric
 from ..result import ItemView, TrackResult
@@ -49,13 +49,20 @@ SETTINGS = ("overlapping_predictions", "per_technique_recall", "flc_ignore_techn
 HEADER_SKIPPED = ("%d header line (column names, not a span) was skipped; the format has no header",
                   "%d header lines were skipped")  # (only line 1 is ever taken for one)
 _GOLD_FILE = re.compile(r"^article(\d+).*\.labels$")
-_OFFSET = re.compile(r"^[+-]?\d+$")
+# Offsets as the official int() reads them: digits (any the str.isdecimal accepts), with a sign and
+# with single underscores between digits (Python 3.6+: "1_2" is 12); the latter scored with a warning.
+_OFFSET = re.compile(r"^[+-]?\d+(?:_\d+)*$")
+UNDERSCORE_OFFSETS = ("%d line has an offset written with '_' between its digits: read as the official scorer's "
+                      "int() reads it ('1_2' is 12)",
+                      "%d lines have offsets written with '_' between their digits: read as the official "
+                      "scorer's int() reads them ('1_2' is 12)")
 
 
 def parse_block(block: str, first_line: int, store: SpanStore, problems: Problems,
                 text_lengths: Dict[str, int], allow_declarations: bool, submitted: bool = False) -> None:
     """``parse_lines`` over a block of whole lines whose first line is number ``first_line``."""
-    parse_lines(block.split("\n"), store, problems, text_lengths, allow_declarations, first_line, submitted)
+    parse_lines(newlines_as_lf(block).split("\n"), store, problems, text_lengths, allow_declarations, first_line,
+                submitted)
 
 
 def parse_lines(lines: Iterable[str], store: SpanStore, problems: Problems, text_lengths: Dict[str, int],
@@ -147,13 +154,16 @@ def _check_row(number: int, line: str, problems: Problems, text_lengths: Dict[st
         return
     if submitted:
         warn_if_past_the_text(start, end, length, "article", problems, where)  # type: ignore[arg-type]
+        if "_" in start_text or "_" in end_text:
+            problems.warn(UNDERSCORE_OFFSETS, where)
     store.add(article, technique, start, end)  # type: ignore[arg-type]
 
 
 def _offset(text: str) -> Optional[int]:
     # Digits only: "100.0" or "1e3" are not offsets (the official scorer crashes on them).
-    return int(text) if len(text) <= MAX_INT_DIGITS + 1 and _OFFSET.match(text) and \
-        len(text.lstrip("+-")) <= MAX_INT_DIGITS else None
+    digits = text.replace("_", "")
+    return int(text) if len(digits) <= MAX_INT_DIGITS + 1 and len(text) <= 2 * MAX_INT_DIGITS + 1 and \
+        _OFFSET.match(text) and len(digits.lstrip("+-")) <= MAX_INT_DIGITS else None
 
 
 def _clip(text: str) -> str:
@@ -197,7 +207,7 @@ def _read_gold_folder(folder: str) -> Tuple[SpanStore, Dict[str, int]]:
         text_name = "article%s.txt" % article
         if text_name in present:
             lengths[article] = len(read_gold_text(os.path.join(folder, text_name), text_name))
-        text = read_gold_text(os.path.join(folder, file_name), file_name)
+        text = newlines_as_lf(read_gold_text(os.path.join(folder, file_name), file_name))
         store.declare(article)
         if not _all_rows_name(text, article):
             file_problems.add("", "a row names another article than the file name")
