@@ -51,6 +51,9 @@ MAX_MEMBER_RATIO = 100
 RATIO_FLOOR_BYTES = 1 << 20  # below this size any ratio is harmless
 
 CODABENCH_ENTRY = re.compile(r"^(\d+)_(.+?)_PhaseId(\d+)_(\d{4}-\d{2}-\d{2}_\d{2}-\d{2})_(.*)$", re.S)
+# The owner of a v1.5 team's submission: "Team <name>", as v1.5 names its files. A team name is
+# free text, a user name cannot hold a space: "Team alice" is never the user alice.
+TEAM_OWNER = "Team "
 CODALAB_TEAM_ENTRY = re.compile(r"^Team (.*)  - (\d+) submission\.zip$", re.S)
 CODALAB_ENTRY = re.compile(r"^(.*) - (\d+) submission\.zip$", re.S)
 CODALAB_EXTRAS = re.compile(r"^(.*) - (\d+) (output\.zip|profile\.txt|method\.txt)$", re.S)
@@ -103,7 +106,11 @@ def describe_entry(filename: str) -> Entry:
         identifier, owner = match.group(1), match.group(2)
         return Entry(identifier, owner, "", platform_id=identifier, owner=owner, order=int(identifier),
                      phase=match.group(3))
-    match = CODALAB_TEAM_ENTRY.match(filename) or CODALAB_ENTRY.match(filename)
+    match = CODALAB_TEAM_ENTRY.match(filename)
+    if match:  # a team's: its owner keeps v1.5's "Team " (a team is named freely, a user is not)
+        who, number = match.group(1).strip(), match.group(2)
+        return Entry(number, who, "", owner=TEAM_OWNER + who, order=int(number))
+    match = CODALAB_ENTRY.match(filename)
     if match:
         who, number = match.group(1).strip(), match.group(2)
         return Entry(number, who, "", owner=who, order=int(number))
@@ -187,7 +194,7 @@ def _method_file(name: str) -> str:
     if not match or match.group(3) != "method.txt":
         return ""
     who = match.group(1)
-    return who[len("Team "):].strip() if who.startswith("Team ") and who.endswith(" ") else who.strip()
+    return TEAM_OWNER + who[len("Team "):].strip() if who.startswith("Team ") and who.endswith(" ") else who.strip()
 
 
 def _read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, notes: List[str], limit: int = 1 << 20) -> str:

@@ -381,3 +381,25 @@ def test_a_fact_sheet_team_name_never_hides_the_owner(setup, tmp_path):  # noqa:
         ("Bob's team", "bob"), ("bob (mallory)", "mallory")]
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "<th class=\"l\">Owner</th>" in html and "<td class=\"l\">mallory</td>" in html
+
+
+def test_a_v15_team_named_like_a_user_is_its_own_participant(setup, tmp_path):  # noqa: F811
+    """Codalab v1.5 (issue 31): "Team alice  - 5 submission.zip" is the team alice's, not the user
+    alice's ("alice - 3 submission.zip"): both rows are ranked, each with its own method.txt."""
+    submissions = setup[1]
+    bulk = tmp_path / "Competition-ab12cd-12.zip"
+    with zipfile.ZipFile(bulk, "w") as archive:
+        archive.write(submissions / "random_1.zip", "alice - 3 submission.zip")
+        archive.writestr("alice - 3 method.txt", "method_name: Rules\nmethod_description: the user's")
+        archive.write(submissions / "random_2.zip", "Team alice  - 5 submission.zip")
+        archive.writestr("Team alice  - 5 method.txt", "method_name: Transformer\nmethod_description: the team's")
+    found = ranking.downloads.discover(str(bulk))
+    assert [(e.submission, e.team, e.owner) for e in found.entries] == [("3", "alice", "alice"),
+                                                                        ("5", "alice", "Team alice")]
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--quiet"]) == 0
+    rows = read_table(out / "t6_st2.csv")
+    assert sorted((r["owner"], r["system"]) for r in rows) == [("Team alice", "Transformer"), ("alice", "Rules")]
+    participants = read_table(out / "participants.csv")
+    assert sorted(row["Description"] for row in participants) == ["the team's", "the user's"]
