@@ -157,6 +157,7 @@ def discover(path: str) -> Download:
                 found.entries.append(entry)
         found.platform = _kind(found.entries, names)
         found.entries.sort(key=_platform_order)
+        _name_files_apart(found.entries)
         return found
     try:
         archive = zipfile.ZipFile(path)
@@ -180,7 +181,20 @@ def discover(path: str) -> Download:
                 found.entries.append(entry)
         found.platform = _kind(found.entries, top)
     found.entries.sort(key=_platform_order)
+    _name_files_apart(found.entries)
     return found
+
+
+def _name_files_apart(entries: List[Entry]) -> None:
+    """Plain files whose names differ only in the case of ``.zip`` (``x.zip``, ``x.ZIP``) or in
+    being a zip or a folder are named by their whole file name: each row says which file it is."""
+    stems: Dict[str, int] = {}
+    for entry in entries:
+        if entry.order is None:
+            stems[entry.submission] = stems.get(entry.submission, 0) + 1
+    for entry in entries:
+        if entry.order is None and stems[entry.submission] > 1:
+            entry.submission = os.path.basename(entry.member or os.path.normpath(entry.source))
 
 
 def _platform_order(entry: Entry) -> tuple:

@@ -81,7 +81,7 @@ def _keep_traceback(items_dir):
     import traceback
     try:
         os.makedirs(items_dir, exist_ok=True)
-        with open(os.path.join(items_dir, "problems.txt"), "a", encoding="utf-8") as handle:
+        with open(os.path.join(items_dir, "problems.txt"), "a", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(traceback.format_exc())
     except OSError:
         pass

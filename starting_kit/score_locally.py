@@ -186,6 +186,9 @@ def stage_submission(submission: str, res_dir: str) -> None:
     elif os.path.isfile(submission):
         os.makedirs(res_dir)
         safe_extract(submission, res_dir)
+    elif os.path.lexists(submission):  # a named pipe, a device, a socket, a broken link
+        raise KitError("%s is not a regular file or a folder; give the submission's zip file or its folder"
+                       % submission)
     else:
         raise KitError("no such file or folder: %s" % submission)
 

@@ -228,3 +228,28 @@ def test_a_cr_line_past_the_limit_names_its_line(tmp_path):
     assert_clean_failure(run, "nlp4if2019_flc.tsv: line 2: expected 4 TAB-separated columns article_id, technique, "
                               "start, end; found 3")
     assert len(run.stderr.splitlines()) == 1
+
+
+def test_a_lone_surrogate_in_an_absita_aspect_reaches_the_error_analysis(tmp_path):
+    """Point 6: with --items, an aspect holding a lone surrogate (JSON "\\ud800") made
+    error_analysis.html fail; it is written with the surrogate escaped."""
+    res = {"evalita2020_absita.ndjson": '{"id_sentence": "r1", "aspects": ["\\\\ud800x"], "polarities": [[1, 0]], '
+                                        '"score": 4}\n{"id_sentence": "r2", "aspects": [], "polarities": [], '
+                                        '"score": 2}\n'}
+    run = run_score(tmp_path, GOLD, res, items=True)
+    assert run.returncode == 0 and "internal error" not in run.stderr, run.stderr
+    assert "\\ud800x" in (run.items / "error_analysis.html").read_text(encoding="utf-8")
+
+
+def test_score_locally_says_what_a_named_pipe_is(tmp_path):
+    """Point 6: a path that exists but is neither a file nor a folder is named as such."""
+    import subprocess
+    import sys
+    from conftest import ROOT
+    fifo = tmp_path / "pipe"
+    os.mkfifo(str(fifo))
+    process = subprocess.run([sys.executable, str(ROOT / "starting_kit" / "score_locally.py"), str(fifo), "--ref",
+                              str(ROOT / "reference_data" / "dev")], capture_output=True, text=True, timeout=60)
+    assert process.returncode == 2 and "Traceback" not in process.stderr
+    assert process.stderr.strip() == ("score_locally: %s is not a regular file or a folder; give the submission's zip "
+                                      "file or its folder" % fifo)

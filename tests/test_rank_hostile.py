@@ -403,3 +403,17 @@ def test_a_v15_team_named_like_a_user_is_its_own_participant(setup, tmp_path):  
     assert sorted((r["owner"], r["system"]) for r in rows) == [("Team alice", "Transformer"), ("alice", "Rules")]
     participants = read_table(out / "participants.csv")
     assert sorted(row["Description"] for row in participants) == ["the team's", "the user's"]
+
+
+def test_files_that_differ_in_the_case_of_zip_are_told_apart(setup, tmp_path):  # noqa: F811
+    """Point 6 (issue 31): ``x.zip`` and ``x.ZIP`` are two rows, each naming its file."""
+    import shutil
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    shutil.copyfile(setup[1] / "random_1.zip", folder / "x.zip")
+    shutil.copyfile(setup[1] / "random_2.zip", folder / "x.ZIP")
+    assert sorted(e.submission for e in ranking.downloads.discover(str(folder)).entries) == ["x.ZIP", "x.zip"]
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(folder), "--ref", str(DEV), "--out", str(out), "--resamples", "10",
+                                  "--quiet"]) == 0
+    assert sorted(row["submission"] for row in read_table(out / "t6_st1.csv")) == ["x.ZIP", "x.zip"]

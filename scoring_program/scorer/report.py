@@ -101,7 +101,7 @@ def write_items(items_dir: str, results: Sequence[TrackResult], extra_lines: Seq
     for result in results:
         statistics = result.statistics
         path = os.path.join(items_dir, "%s_items.json" % result.track)
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
             handle.write('{"items": %s, "columns": %s, "rows": [' % (
                 json.dumps(statistics.items, ensure_ascii=False), json.dumps(statistics.columns, ensure_ascii=False)))
             # Chunks of the C encoder: fast, and never the whole document in memory at once.
@@ -110,7 +110,7 @@ def write_items(items_dir: str, results: Sequence[TrackResult], extra_lines: Seq
                 handle.write(("," if start else "") + chunk[1:-1])
             handle.write("]}\n")
     if extra_lines:
-        with open(os.path.join(items_dir, "problems.txt"), "w", encoding="utf-8", newline="\n") as handle:
+        with open(os.path.join(items_dir, "problems.txt"), "w", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
             handle.write("\n".join(extra_lines) + "\n")
 
 
