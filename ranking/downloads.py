@@ -264,8 +264,20 @@ def read_organiser_text(path: str, what: str) -> Tuple[str, List[str]]:
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError:
-        return (data.decode("cp1252", "replace"),
-                ["%s %s is not UTF-8: read as Windows-1252 (cp1252); check the names" % (what, shown(path))])
+        pass
+    # Line by line: a file saved by Excel is Windows-1252 throughout, but one edited in two
+    # programs may hold both; each line is read as it was written, and the warning names them.
+    lines, legacy = [], []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        try:
+            lines.append(line.decode("utf-8-sig" if number == 1 else "utf-8"))
+        except UnicodeDecodeError:
+            lines.append(line.decode("cp1252", "replace"))
+            legacy.append(number)
+    shown_lines = ", ".join(map(str, legacy[:10])) + (" and %d more" % (len(legacy) - 10) if len(legacy) > 10 else "")
+    return ("\n".join(lines),
+            ["%s %s is not UTF-8: line%s %s read as Windows-1252 (cp1252), the others as UTF-8; check the names"
+             % (what, shown(path), "s" if len(legacy) > 1 else "", shown_lines)])
 
 
 def read_teams(path: str) -> Tuple[Dict[str, str], List[str]]:

@@ -159,8 +159,21 @@ def test_a_cp1252_teams_csv_is_read_with_a_warning(setup, tmp_path, capsys):  # 
     assert rank_submissions.main([str(setup[1] / "random_1.zip"), "--ref", str(DEV), "--out", str(out),
                                   "--teams", str(teams), "--resamples", "10", "--quiet"]) == 0
     err = capsys.readouterr().err
-    assert "not UTF-8: read as Windows-1252" in err and "Traceback" not in err
+    assert "not UTF-8: line 2 read as Windows-1252 (cp1252), the others as UTF-8" in err and "Traceback" not in err
     assert read_table(out / "t6_st1.csv")[0]["team"] == "Müller – “Team”"
+
+
+def test_a_teams_csv_partly_cp1252_shows_every_name_as_written(setup, tmp_path, capsys):  # noqa: F811
+    """Point 6 (issue 31): a file edited in two programs holds UTF-8 and Windows-1252 lines; each
+    is read as written (the whole file read as cp1252 showed the UTF-8 names as 'Ã‰quipe CrÃ¨me')."""
+    teams = tmp_path / "teams.csv"
+    teams.write_bytes("submission,team\nrandom_1,Équipe Crème\n".encode("utf-8")
+                      + "random_2,Müller – “Team”\n".encode("cp1252"))
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(setup[1]), "--ref", str(DEV), "--out", str(out), "--teams", str(teams),
+                                  "--resamples", "10", "--quiet"]) == 0
+    assert "line 3 read as Windows-1252 (cp1252), the others as UTF-8" in capsys.readouterr().err
+    assert {"Müller – “Team”", "Équipe Crème"} <= {row["team"] for row in read_table(out / "t6_st1.csv")}
 
 
 def test_a_teams_csv_with_a_bom(setup, tmp_path):  # noqa: F811
