@@ -253,3 +253,17 @@ def test_score_locally_says_what_a_named_pipe_is(tmp_path):
     assert process.returncode == 2 and "Traceback" not in process.stderr
     assert process.stderr.strip() == ("score_locally: %s is not a regular file or a folder; give the submission's zip "
                                       "file or its folder" % fifo)
+
+
+def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_path):
+    """Point 9: the scores of the files that could be read are not presented as the board's."""
+    import html
+    from test_hostile import VALID
+    run = run_score(tmp_path, GOLD, {"semeval2021_t6_st1.json": VALID["semeval2021_t6_st1.json"],
+                                     "nlp4if2019_flc.tsv": "11\tDoubt\t5\n"})
+    assert run.returncode == 1
+    page = html.unescape((run.output / "detailed_results.html").read_text(encoding="utf-8"))
+    body = page[page.index("<body>"):]
+    assert body.index("This submission failed: nothing was recorded on the leaderboard.") < body.index("Problems")
+    assert "The leaderboard is ordered by this column" not in page and "Not recorded: the submission failed" in page
+    assert "which rank last" not in page
