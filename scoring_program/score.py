@@ -202,6 +202,8 @@ class Outcome:
         for name in not_entered:
             print("%s: not entered (its leaderboard columns rank last)" % name)
         if self.problems:
+            print("the submission failed: nothing is recorded on the leaderboard%s (the problems: on stderr)"
+                  % ("; the scores above are of the files that could be read" if scores else ""))
             for line in shown:
                 print(line, file=sys.stderr)
             return 1
