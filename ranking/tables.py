@@ -223,11 +223,12 @@ def _appendix_frames(report: Report, text, long_text, prose=None) -> List[Tuple[
 
 # --- LaTeX --------------------------------------------------------------------------------------------
 
-NAME_COLUMN = r"p{3.4cm}"
+NAME_COLUMN = r"p{3.1cm}"
 SYSTEM_COLUMN = r"p{2.4cm}"
 # Printed characters of a name between break opportunities, so that a long run without spaces
-# wraps inside its column: 10 W (93 pt in \\small) fit p{3.4cm} (96 pt), 7 W (65 pt) p{2.4cm} (68 pt).
-BREAK_EVERY = 10
+# wraps inside its column: 9 W (84 pt in \\small) fit p{3.1cm} (88 pt), 7 W (65 pt) p{2.4cm} (68 pt); the widest
+# table (9 columns) then fits the 16 cm text of an A4 two-column paper (ACL).
+BREAK_EVERY = 9
 SYSTEM_BREAK_EVERY = 7
 
 
@@ -372,7 +373,7 @@ STYLE = ("body{font-family:system-ui,sans-serif;margin:1em;max-width:80em;color:
          ".wide{overflow-x:auto;max-width:100%}"
          "table{border-collapse:collapse;margin:.6em 0;font-variant-numeric:tabular-nums}"
          "th,td{padding:.2em .5em;border-bottom:1px solid #eaeef2;text-align:right;vertical-align:top}"
-         "th{background:#f6f8fa}td.l,th.l{text-align:left;overflow-wrap:anywhere;min-width:6em;max-width:16em}"
+         "th{background:#f6f8fa}td.l,th.l{text-align:left;overflow-wrap:break-word;min-width:6em;max-width:16em}"
          ".sig{font-family:monospace;font-size:.8em;color:#57606a;overflow-wrap:anywhere}"
          "svg{max-width:100%;height:auto}.baseline{font-style:italic}dd{margin:0 0 .5em 1em}"
          "@media (max-width:600px){body{margin:.5em;font-size:.9em}th,td{padding:.15em .3em}"

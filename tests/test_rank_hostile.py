@@ -430,3 +430,19 @@ def test_files_that_differ_in_the_case_of_zip_are_told_apart(setup, tmp_path):  
     assert rank_submissions.main([str(folder), "--ref", str(DEV), "--out", str(out), "--resamples", "10",
                                   "--quiet"]) == 0
     assert sorted(row["submission"] for row in read_table(out / "t6_st1.csv")) == ["x.ZIP", "x.zip"]
+
+
+def test_the_paper_s_own_words_and_baselines_read_right():
+    """Point 12 (issue 31): the appendix captions are the tool's own words, never cut as a name is;
+    a baseline named as one is not marked twice; names break at most every 9 characters of a
+    3.1 cm column, not every 6 of 2.4 cm."""
+    from ranking import tables
+    from ranking.downloads import Entry
+    from ranking.scoring import Scored
+    for caption in tables.APPENDIX_CAPTIONS.values():
+        assert "characters)" not in ranking.names.latex_text(caption, limit=len(caption))
+    assert tables.baseline_mark("Organisers' baseline") == "" and tables.baseline_mark("Majority") == " (baseline)"
+    entry = Entry("b", "Organisers' baseline", "", baseline=True, name="Organisers' baseline")
+    assert tables.team_label(Scored(entry)) == "Organisers' baseline"
+    assert tables.NAME_COLUMN == "p{3.1cm}" and tables.BREAK_EVERY == 9
+    assert r"\allowbreak" not in tables._tex_name("Majority")
