@@ -186,7 +186,7 @@ ATTACKS: List[Attack] = [
         ['"a%d"' % i for i in range(5000)]) + "]}\n", ""), 1, "review ids are not in this phase"),
     Attack("nlu one long line", repeated(NLU, '7,"', "word ", '","b"\n'), 1, "a field is longer than the CSV field limit"),
     Attack("nlu long answers of unknown ids", numbered(NLU, "", '1%%d,"%s","b"\n' % ("word " * 19000), ""), 1,
-           "test ids are not in this phase"),
+           "input ids are not in this phase"),
     # 2. numbers bounded while parsing
     Attack("st2 offset of 1 MB of digits", long_number(ST2, '[{"id": "1", "labels": [{"technique": "Smears", '
                                                             '"start": 0, "end": ', '}]}]'), 1,

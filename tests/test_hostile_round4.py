@@ -268,3 +268,27 @@ def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_pat
     assert body.index("This submission failed: nothing was recorded on the leaderboard.") < body.index("Problems")
     assert "The leaderboard is ordered by this column" not in page and "Not recorded: the submission failed" in page
     assert "which rank last" not in page
+
+
+def test_check_format_names_predictions_for_another_phase_first(tmp_path):
+    """Point 10: the kit's check, given Development predictions and the Test phase's public data
+    (the Test phase's kit holds both), says first, for each file, which phase they were made for."""
+    import subprocess
+    import sys
+    from bundle.public_data import derive_public_data
+    from baselines import write_submission
+    from conftest import ROOT
+    for folder in ("dev", "test"):
+        derive_public_data(str(ROOT / "reference_data" / folder), str(tmp_path / "public_data" / folder))
+    write_submission(str(tmp_path / "public_data" / "dev"), str(tmp_path / "dev_predictions"))
+    process = subprocess.run([sys.executable, str(ROOT / "starting_kit" / "check_format.py"),
+                              str(tmp_path / "dev_predictions"), "--public", str(tmp_path / "public_data" / "test")],
+                             capture_output=True, text=True, timeout=300)
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    files = [line.split(": ", 1) for line in process.stderr.splitlines() if line.split(": ", 1)[0].endswith(
+        (".json", ".tsv", ".csv", ".ndjson"))]
+    first = {}
+    for name, text in files:
+        first.setdefault(name, text)
+    assert len(first) == 6 and all(text.startswith("these are predictions for the public_data/dev phase's inputs")
+                                   for text in first.values()), first

@@ -20,7 +20,7 @@ from ..options import Options, other_phase_ids
 from ..problems import Problems, reading_reference
 from ..problems import clip
 from ..readers import MAX_INT_DIGITS, newlines_as_lf, read_gold_text, text_blocks
-from ..records import add_other_phase_problem, label_problem, record_limit
+from ..records import label_problem, other_phase_line, record_limit
 from .. import span_metric
 from ..result import ItemView, TrackResult
 from ..span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
@@ -263,11 +263,14 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems.raise_if_any()
     unknown = [article for article in predicted.order if article not in gold]
     if unknown:
+        other_phase = other_phase_line(unknown, other_phase_ids(reference_dir, name), len(predicted.order))
         shown = ", ".join(clip(a) for a in unknown[:10]) + (" and %d more" % (len(unknown) - 10)
                                                            if len(unknown) > 10 else "")
-        problems.add("", "%d article id%s not in this phase: %s (ids are compared as strings)"
-                     % (len(unknown), "s are" if len(unknown) > 1 else " is", shown))
-        add_other_phase_problem(unknown, other_phase_ids(reference_dir, name), problems, len(predicted.order))
+        if other_phase:  # said first; the ids then need no list
+            problems.add("", other_phase)
+        problems.add("", "%d article id%s not in this phase%s"
+                     % (len(unknown), "s are" if len(unknown) > 1 else " is",
+                        "" if other_phase else ": %s (ids are compared as strings)" % shown))
     statistics = _statistics(gold, predicted, unknown, options, problems)
     problems.raise_if_any()
     collapse = options.flc_ignore_techniques

@@ -481,7 +481,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems.raise_if_any()
     warnings: List[str] = []
     if test_ids is not None:
-        check_id_sets(test_ids, [row.identifier for row in submitted], problems, "test ids",
+        check_id_sets(test_ids, [row.identifier for row in submitted], problems, "input ids",
                       other_phases=other_phase_ids(reference_dir, name))
     else:
         check_id_sets(gold_ids, [row.identifier for row in submitted], problems, "ids",
