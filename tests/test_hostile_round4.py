@@ -292,3 +292,23 @@ def test_check_format_names_predictions_for_another_phase_first(tmp_path):
         first.setdefault(name, text)
     assert len(first) == 6 and all(text.startswith("these are predictions for the public_data/dev phase's inputs")
                                    for text in first.values()), first
+
+
+def test_check_format_fails_when_a_file_is_ignored_for_its_name(tmp_path):
+    """Point 11: a file the scoring program ignores (semeval2021_task6_st1.json) means its track is
+    not entered: the check exits 1, so a script checking the status sees it."""
+    import shutil
+    import subprocess
+    import sys
+    from bundle.public_data import derive_public_data
+    from baselines import write_submission
+    from conftest import ROOT
+    derive_public_data(str(ROOT / "reference_data" / "dev"), str(tmp_path / "public_data" / "dev"))
+    write_submission(str(tmp_path / "public_data" / "dev"), str(tmp_path / "sub"))
+    shutil.move(str(tmp_path / "sub" / "semeval2021_t6_st1.json"), str(tmp_path / "sub" / "semeval2021_task6_st1.json"))
+    process = subprocess.run([sys.executable, str(ROOT / "starting_kit" / "check_format.py"), str(tmp_path / "sub"),
+                              "--public", str(tmp_path / "public_data" / "dev")], capture_output=True, text=True,
+                             timeout=300)
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    assert process.stderr.strip().splitlines()[-1] == ("check_format: not scored: semeval2021_task6_st1.json (the lines "
+                                                       "above say why); exit status 1")
