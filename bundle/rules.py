@@ -18,6 +18,8 @@ import os
 import re
 from typing import Any, Dict, List
 
+from scorer.problems import did_you_mean
+
 from .platforms import BLOCK, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, DERIVED, KEYS, PHASE_KEYS, REFUSED, \
     competition_tracks, sorted_phases
 
@@ -36,6 +38,15 @@ REFERENCE_ZIP = re.compile(r"^(\w+)_reference_data\.zip$")
 MAX_STORED_INTEGER = 2 ** 31 - 1
 
 
+def _known(key: Any, known) -> str:
+    """What to do with an unknown key: the near miss when there is one ("did you mean"), else
+    remove it, with the known keys."""
+    guess = did_you_mean(str(key), known)
+    if guess:
+        return "rename it%s" % guess
+    return "remove it (known: %s)" % ", ".join(sorted(known))
+
+
 def phase_folder(phase: Dict[str, Any]) -> str:
     """The folder of the reference data of a phase: ``dev_reference_data.zip`` -> ``dev``."""
     match = REFERENCE_ZIP.match(str(phase.get("reference_data", "")))
@@ -49,9 +60,10 @@ def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_
     if not isinstance(config, dict):
         return ["competition.yaml: the top level must be a mapping"]
     for key in sorted(set(config) - COMPETITION_KEYS - {BLOCK}, key=str):
-        add("competition.yaml: unknown top-level key %r (Codalab v1.5 rejects the whole bundle; "
-            "v2 keys such as version, pages, tasks, terms do not belong here): remove it, or put a "
-            "Codabench-only setting in the %s: block" % (key, BLOCK))
+        guess = did_you_mean(key, COMPETITION_KEYS)
+        add("competition.yaml: unknown top-level key %r%s (Codalab v1.5 rejects the whole bundle; "
+            "v2 keys such as version, pages, tasks, terms do not belong here): %s, or put a "
+            "Codabench-only setting in the %s: block" % (key, guess, "rename it" if guess else "remove it", BLOCK))
     title = config.get("title")
     if not isinstance(title, str) or not title.strip() or len(title) > 100:
         add("competition.yaml: title must be a non-empty string of at most 100 characters")
@@ -104,8 +116,7 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
             add("%s: must be a mapping" % where)
             continue
         for unknown in sorted(set(phase) - PHASE_KEYS, key=str):
-            add("%s: unknown key %r (Codalab v1.5 rejects the bundle): remove it (known: %s)"
-                % (where, unknown, ", ".join(sorted(PHASE_KEYS))))
+            add("%s: unknown key %r (Codalab v1.5 rejects the bundle): %s" % (where, unknown, _known(unknown, PHASE_KEYS)))
         number = phase.get("phasenumber")
         if not isinstance(number, int) or number in numbers:
             add("%s: phasenumber must be a unique integer" % where)
@@ -207,8 +218,7 @@ def _codabench_block(config: Dict[str, Any], problems: List[str]) -> None:
         elif key in both:
             add("competition.yaml: %s.%s: set %s instead (both platforms read it)" % (BLOCK, key, both[key]))
         elif key not in CODABENCH_KEYS:
-            add("competition.yaml: %s.%s is not a known Codabench setting (known: %s)"
-                % (BLOCK, key, ", ".join(sorted(CODABENCH_KEYS))))
+            add("competition.yaml: %s.%s is not a known Codabench setting: %s" % (BLOCK, key, _known(key, CODABENCH_KEYS)))
     _allowed_values("block", values, "competition.yaml: %s" % BLOCK, problems)
     email = values.get("contact_email")
     if email is not None and (not isinstance(email, str) or len(email) > 256 or not EMAIL.match(email)):
@@ -257,7 +267,7 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
             add("%s: must be a mapping" % where)
             continue
         for unknown in sorted(set(column) - COLUMN_KEYS, key=str):
-            add("%s: unknown key %r: remove it (known: %s)" % (where, unknown, ", ".join(sorted(COLUMN_KEYS))))
+            add("%s: unknown key %r: %s" % (where, unknown, _known(unknown, COLUMN_KEYS)))
         board_label = (column.get("leaderboard") or {}).get("label") if isinstance(column.get("leaderboard"), dict) else None
         if board_label not in labels:
             add("%s: leaderboard.label must equal a leaderboard's label exactly" % where)

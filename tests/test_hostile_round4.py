@@ -312,3 +312,28 @@ def test_check_format_fails_when_a_file_is_ignored_for_its_name(tmp_path):
     assert process.returncode == 1 and "Traceback" not in process.stderr
     assert process.stderr.strip().splitlines()[-1] == ("check_format: not scored: semeval2021_task6_st1.json (the lines "
                                                        "above say why); exit status 1")
+
+
+def test_a_mistyped_yaml_key_or_setting_gets_a_did_you_mean(tmp_path):
+    """Point 11: a near miss names the key it meant, not the 656-character list of every key."""
+    import json
+    import sys
+    import yaml
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT))
+    from bundle.rules import validate
+    from scorer.options import load_options
+    from scorer.problems import ReferenceDataError
+    from scorer.registry import LOWER_IS_BETTER, TRACKS
+    config = yaml.safe_load((ROOT / "competition.yaml").read_text(encoding="utf-8"))
+    phase = next(iter(config["phases"].values()))
+    phase["max_submision"] = phase.pop("max_submissions")
+    config["titel"] = config["title"]
+    problems = validate(config, str(ROOT / "pages"), str(ROOT / "reference_data"), TRACKS, LOWER_IS_BETTER)
+    typo = [p for p in problems if "'max_submision'" in p]
+    assert typo and "rename it (did you mean 'max_submissions'?)" in typo[0] and len(typo[0]) < 200, typo
+    assert any("'titel' (did you mean 'title'?)" in p for p in problems), problems
+    (tmp_path / "scoring_config.json").write_text(json.dumps({"nlu_max_answer_token": 10}), encoding="utf-8")
+    with pytest.raises(ReferenceDataError) as error:
+        load_options(str(ROOT / "scoring_program"), str(tmp_path))
+    assert error.value.public[0].endswith("unknown setting nlu_max_answer_token (did you mean 'nlu_max_answer_tokens'?)")
