@@ -303,8 +303,13 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
         best = max(value for value, _, _ in selection)
         chosen = [item for item in selection if item[0] == best]
         lowest_rank = min(rank for _, rank, _ in selection)
-        if best <= 0 or len(chosen) != 1:
-            add("competition.yaml: exactly one column must have the highest selection_default (the ranking score)")
+        if best <= 0:  # e.g. deleted with the columns of the tracks a one-track competition leaves out
+            first = min(selection, key=lambda item: item[1])[2]
+            add("competition.yaml: no column has a selection_default (the column the board is ranked by); add "
+                "selection_default: 1 to one column, e.g. %s (the lowest rank)" % first)
+        elif len(chosen) != 1:
+            add("competition.yaml: the columns %s share the highest selection_default (%s); exactly one column "
+                "(the ranking score) must have it: lower the others" % (", ".join(key for _, _, key in chosen), best))
         elif chosen[0][1] != lowest_rank:
             add("competition.yaml: the ranking column %s must also have the lowest rank (Codabench "
                 "ranks by its first column)" % chosen[0][2])
@@ -356,6 +361,20 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
                 "twelve")
 
 
+def _task_name(title: str) -> str:
+    """The task a track's title names, up to the word that holds its year ("SemEval-2021", "AI CUP
+    2022", "EVALITA 2020"): how a description names it.
+
+    >>> _task_name("AI CUP 2022 explainable NLU: q' and r' explanation spans")
+    'AI CUP 2022'
+    """
+    words = re.split(r"[,:]", title, 1)[0].split()
+    for k, word in enumerate(words):
+        if re.search(r"(19|20)\d\d", word):
+            return " ".join(words[:k + 1])
+    return ""
+
+
 def pages_to_edit(config: Dict[str, Any], pages_dir: str, chosen, tracks) -> List[str]:
     """One line per page (and the title) naming the lines that speak of tracks a competition of
     ``chosen`` does not host: the count of all ``tracks`` ("six", or "6 tracks"), "any subset"
@@ -379,6 +398,15 @@ def pages_to_edit(config: Dict[str, Any], pages_dir: str, chosen, tracks) -> Lis
     if found.search(str(config.get("title", ""))):
         lines.append("competition.yaml: title %r speaks of all %d tracks; this competition hosts %d (%s): edit it"
                      % (str(config["title"]), count, len(chosen), hosted))
+    # The description (the platforms' card of the competition) names the tasks: one hosted by none
+    # of the chosen tracks is named by the start of its tracks' titles ("NLP4IF-2019", "AI CUP 2022").
+    hosted_tasks = {_task_name(track.title) for track in chosen}
+    others = sorted({_task_name(track.title) for track in tracks if track not in chosen} - hosted_tasks - {""})
+    described = re.compile("|".join(patterns + [re.escape(task) for task in others]), re.I)
+    named = described.search(str(config.get("description", "")))
+    if named:
+        lines.append("competition.yaml: description speaks of %r, a task or count of tracks this competition does "
+                     "not host (it hosts %d: %s): edit it" % (named.group(0), len(chosen), hosted))
     for page, file_name in sorted((config.get("html") or {}).items(), key=lambda item: str(item[0])):
         try:
             with open(os.path.join(pages_dir, str(file_name)), encoding="utf-8") as handle:

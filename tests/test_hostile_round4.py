@@ -337,3 +337,25 @@ def test_a_mistyped_yaml_key_or_setting_gets_a_did_you_mean(tmp_path):
     with pytest.raises(ReferenceDataError) as error:
         load_options(str(ROOT / "scoring_program"), str(tmp_path))
     assert error.value.public[0].endswith("unknown setting nlu_max_answer_token (did you mean 'nlu_max_answer_tokens'?)")
+
+
+def test_a_one_track_competition_made_by_deleting_columns_is_told_what_to_mark(tmp_path):
+    """Point 8: deleting the other tracks' columns may delete selection_default; the build says none is
+    left and which column to mark; and it names a description that speaks of tasks not hosted."""
+    import sys
+    import yaml
+    from conftest import ROOT
+    sys.path.insert(0, str(ROOT))
+    from bundle.rules import pages_to_edit, validate
+    from scorer.registry import LOWER_IS_BETTER, TRACKS
+    config = yaml.safe_load((ROOT / "competition.yaml").read_text(encoding="utf-8"))
+    columns = config["leaderboard"]["columns"]
+    for key in [key for key in columns if not key.startswith("flc_")]:
+        del columns[key]
+    problems = validate(config, str(ROOT / "pages"), str(ROOT / "reference_data"), TRACKS, LOWER_IS_BETTER)
+    first = min(columns, key=lambda key: columns[key]["rank"])
+    assert ("competition.yaml: no column has a selection_default (the column the board is ranked by); add "
+            "selection_default: 1 to one column, e.g. %s (the lowest rank)" % first) in problems, problems
+    flc = [track for track in TRACKS if track.name == "flc"]
+    lines = pages_to_edit(config, str(ROOT / "pages"), flc, TRACKS)
+    assert any(line.startswith("competition.yaml: description speaks of 'SemEval-2021'") for line in lines), lines
