@@ -1,4 +1,6 @@
-"""Hostile submissions of issue 13, as data: one row per attack, at any size.
+"""Hostile submissions of issue 13, as data: one row per attack, at any size; and ``ROUND4``, the
+hostile round of issue 31 (``tests/test_hostile_round4.py``: each case ends with one line per problem
+and exit 1, or the official scores).
 
 Shared by ``tests/test_hostile_resources.py`` (small sizes, every row a test) and
 ``benchmarks/run.py`` (the listed sizes, peak RSS and wall time in the memory table). Each row
@@ -317,5 +319,19 @@ ROUND4 = [
     Case("nlu_cr_only", {NLU: 'id,q,r\r7,"gold q","gold r"\r8,"x y","z"\r9,"u","v"\r'}, 0, "",
          {"nlu_score": 5 / 6}),
     Case("nlu_cr_inside_quotes", {NLU: 'id,q,r\n7,"gold\rq","gold r"\n8,"x y","z"\n9,"u","v"\n'}, 0, "",
+         {"nlu_score": 5 / 6}),
+    # others: what the official readers accept, scored; what they cannot read, one line
+    Case("flc_arabic_indic_digits", {FLC: "11\tDoubt\t\u0660\t\u0661\u0662\n"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_signed_offsets", {FLC: "11\tDoubt\t+0\t+12\n"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_underscore_start_and_end_cr", {FLC: "11\tDoubt\t0_0\t1_2\r"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_nul_bytes", {FLC: "11\tDoubt\t0\t12\x00\n"}, 1, "line 1: start and end must be integer character offsets"),
+    Case("st1_cr_only_json", {ST1: '[{"id": "1",\r "labels": ["Smears"]},\r{"id": "2", "labels": []}]\r'}, 0, "",
+         {"t6_st1_f1_micro": 1.0}),
+    Case("absita_lone_surrogate_aspect", {ABS: '{"id_sentence": "r1", "aspects": ["\\ud800"], "polarities": [[1, 0]], '
+                                               '"score": 5}\n{"id_sentence": "r2", "aspects": [], "polarities": [], '
+                                               '"score": 2}\n'}, 0, "", {"sa_rmse": 0.0}),
+    Case("nlu_header_only", {NLU: "id,q,r\r\n"}, 1, "no rows; expected lines id,q',r'"),
+    Case("nlu_nul_byte_in_quotes", {NLU: 'id,q,r\n7,"a\x00b","c"\n8,"x y","z"\n9,"u","v"\n'}, 0, "", {}),
+    Case("nlu_mixed_endings", {NLU: 'id,q,r\r\n7,"gold q","gold r"\r8,"x y","z"\n9,"u","v"\r\n'}, 0, "",
          {"nlu_score": 5 / 6}),
 ]
