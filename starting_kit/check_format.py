@@ -18,7 +18,7 @@ import os
 import sys
 import tempfile
 
-from score_locally import HERE, KitError, program_tracks, score_submission, verdict
+from score_locally import HERE, KitError, program_tracks, score_submission, verdict, write_other_phases
 
 
 def stand_in_gold(public_dir: str, gold_dir: str) -> list:
@@ -28,36 +28,8 @@ def stand_in_gold(public_dir: str, gold_dir: str) -> list:
     written = []
     for track in program_tracks():
         written += track.write_stand_in_gold(public_dir, gold_dir, track.filename)
-    other = other_phases_beside(public_dir)
-    if other:  # as the build writes it into a phase's reference data (scorer/options.py)
-        import json
-        from scorer.options import OTHER_PHASES
-        with open(os.path.join(gold_dir, OTHER_PHASES), "w", encoding="utf-8") as handle:
-            json.dump(other, handle)
+    write_other_phases(gold_dir, os.path.dirname(os.path.abspath(public_dir)), public_dir)
     return written
-
-
-def other_phases_beside(public_dir: str) -> dict:
-    """folder -> file -> ids of the other phases' public data beside ``public_dir`` (the kit's
-    ``public_data/<folder>``), so that predictions made for another phase's inputs are named as such,
-    as the platform names them."""
-    parent = os.path.dirname(os.path.abspath(public_dir))
-    found = {}
-    for folder in sorted(os.listdir(parent)) if os.path.isdir(parent) else ():
-        path = os.path.join(parent, folder)
-        if not os.path.isdir(path) or os.path.abspath(path) == os.path.abspath(public_dir):
-            continue
-        ids = {}
-        for track in program_tracks():
-            try:
-                listed = track.public_ids(path, track.filename)
-            except (OSError, ValueError, KeyError, TypeError, IndexError):
-                listed = None
-            if listed:
-                ids[track.filename] = listed
-        if ids:
-            found["public_data/" + folder] = ids
-    return found
 
 
 def main(argv=None) -> int:

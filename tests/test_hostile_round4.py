@@ -359,3 +359,30 @@ def test_a_one_track_competition_made_by_deleting_columns_is_told_what_to_mark(t
     flc = [track for track in TRACKS if track.name == "flc"]
     lines = pages_to_edit(config, str(ROOT / "pages"), flc, TRACKS)
     assert any(line.startswith("competition.yaml: description speaks of 'SemEval-2021'") for line in lines), lines
+
+
+def test_score_locally_names_predictions_for_another_phase_first(tmp_path):
+    """Point 10: score_locally.py in a kit (public_data/<phase> beside it) names the phase whose
+    inputs the predictions were made for, first, as the platform does."""
+    import shutil
+    import subprocess
+    import sys
+    from bundle.public_data import derive_public_data
+    from baselines import write_submission
+    from conftest import ROOT
+    kit = tmp_path / "kit"
+    shutil.copytree(ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns("__pycache__", "*.ipynb"))
+    shutil.copytree(ROOT / "scoring_program", kit / "scoring_program", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in ("dev", "test"):
+        derive_public_data(str(ROOT / "reference_data" / folder), str(kit / "public_data" / folder))
+    write_submission(str(kit / "public_data" / "test"), str(tmp_path / "test_predictions"))
+    process = subprocess.run([sys.executable, str(kit / "score_locally.py"), str(tmp_path / "test_predictions"),
+                              "--ref", str(ROOT / "reference_data" / "dev"), "--out", str(tmp_path / "out")],
+                             capture_output=True, text=True, timeout=300)
+    assert process.returncode == 1 and "Traceback" not in process.stderr
+    first = {}
+    for line in process.stderr.splitlines():
+        name, _, text = line.partition(": ")
+        first.setdefault(name, text)
+    assert first["semeval2021_t6_st1.json"].startswith("these are predictions for the public_data/test phase's inputs")
+    assert first["aicup2022_nlu.csv"].startswith("these are predictions for the public_data/test phase's inputs")
