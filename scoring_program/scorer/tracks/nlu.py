@@ -33,6 +33,9 @@ KEYS = ("nlu_score", "nlu_q", "nlu_r")
 LOWER_IS_BETTER = frozenset()
 LEADERBOARDS = ((NAME, "nlu_score"),)
 TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test input (id,q,r,s)
+# The same file in a phase's public data, named for every phase (the Development phase's input is
+# no test set); a public folder of an older kit may still hold it as TEST_INPUT.
+PUBLIC_INPUT = "aicup2022_nlu_input.csv"
 RELEASED_GOLD = {"train": "Batch_answers - train_data (no-blank).csv"}  # the training layout id,q,r,s,q',r'
 HEADER_FIRST_CELL = "id"
 # The longest answer in characters, per answer token allowed (nlu_max_answer_tokens): checked
@@ -718,14 +721,14 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------
 
 def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
-    """The released test input (id,q,r,s), as it is in the reference data."""
+    """The released test input (id,q,r,s), as it is in the reference data, named ``PUBLIC_INPUT``."""
     import shutil
     source = os.path.join(gold_dir, TEST_INPUT)
     if not os.path.isfile(source):
         return []
     os.makedirs(public_dir, exist_ok=True)
-    shutil.copyfile(source, os.path.join(public_dir, TEST_INPUT))
-    return [TEST_INPUT]
+    shutil.copyfile(source, os.path.join(public_dir, PUBLIC_INPUT))
+    return [PUBLIC_INPUT]
 
 
 def reference_data_problem(folder: str) -> str:
@@ -741,7 +744,9 @@ def reference_data_problem(folder: str) -> str:
 
 def _test_rows(public_dir: str) -> Optional[List[List[str]]]:
     import csv
-    path = os.path.join(public_dir, TEST_INPUT)
+    path = os.path.join(public_dir, PUBLIC_INPUT)
+    if not os.path.isfile(path):
+        path = os.path.join(public_dir, TEST_INPUT)
     if not os.path.isfile(path):
         return None
     with open(path, encoding="utf-8-sig", newline="") as handle:
