@@ -54,7 +54,7 @@ from bundle.checker import Report, check_bundle  # noqa: E402
 from bundle.gold import check_gold  # noqa: E402
 from bundle.platforms import (V15_YAML, V2_YAML, competition_tracks, date_lines, edition, ignored_keys,  # noqa: E402
                               solution_name, sorted_phases, v15_yaml, v2_yaml)
-from bundle.public_data import derive_public_data, public_ids  # noqa: E402
+from bundle.public_data import derive_public_data, later_items_problems, public_ids  # noqa: E402
 from bundle.lifecycle import is_blind, lifecycle_lines, lifecycle_problems  # noqa: E402
 from bundle.rules import left_out, pages_to_edit, phase_folder, settings_name, validate  # noqa: E402
 from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
@@ -129,6 +129,30 @@ def phase_settings(config, reference_root: str) -> Tuple[Dict[str, bytes], List[
     return settings, problems
 
 
+class _Loader(yaml.SafeLoader):
+    """yaml's safe loader, whose dates and integers that cannot be values (``2027-02-30``, hour 25,
+    an integer of more digits than Python converts) are errors naming their place, as syntax
+    errors are, rather than a ValueError from deep inside the constructor."""
+
+
+def _checked(construct, what: str):
+    def constructor(loader, node):
+        try:
+            return construct(loader, node)
+        except (ValueError, OverflowError) as error:
+            reason = str(error).split(":")[0] if "digits" in str(error) else str(error)
+            raise yaml.constructor.ConstructorError(
+                None, None, "%s is not %s (%s)" % (str(node.value)[:40] + ("..." if len(str(node.value)) > 40 else ""),
+                                                     what, reason), node.start_mark) from None
+    return constructor
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _checked(yaml.SafeLoader.construct_yaml_timestamp,
+                                                                 "a date or time that exists"))
+_Loader.add_constructor("tag:yaml.org,2002:int", _checked(yaml.SafeLoader.construct_yaml_int,
+                                                           "an integer Python reads"))
+
+
 def load_yaml(path: str) -> Tuple[str, Any, str]:
     """(text, value, problem) of competition.yaml; the problem is one line naming the place."""
     data = _read(path)
@@ -141,14 +165,18 @@ def load_yaml(path: str) -> Tuple[str, Any, str]:
         return "", None, ("competition.yaml: line %d, column %d: byte 0x%02x is not UTF-8; save the file as UTF-8 "
                           "(both platforms read it as UTF-8)" % (line, column, data[error.start]))
     try:
-        return text, yaml.safe_load(text), ""
+        return text, yaml.load(text, Loader=_Loader), ""
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = "line %d, column %d: " % (mark.line + 1, mark.column + 1) if mark else ""
         line = text.split("\n")[mark.line] if mark and mark.line < text.count("\n") + 1 else ""
-        hint = ("YAML indents with spaces only; replace the TAB character(s) on that line with spaces"
-                if "\t" in line or "\t" in str(getattr(error, "problem", "")) else
-                "not valid YAML (%s)" % getattr(error, "problem", error))
+        key = line.split(":")[0].strip().lstrip("- ")
+        if isinstance(error, yaml.constructor.ConstructorError) and key:
+            hint = "%s: %s" % (key[:60], error.problem)
+        else:
+            hint = ("YAML indents with spaces only; replace the TAB character(s) on that line with spaces"
+                    if "\t" in line or "\t" in str(getattr(error, "problem", "")) else
+                    "not valid YAML (%s)" % getattr(error, "problem", error))
         return text, None, "competition.yaml: %s%s" % (where, hint)
 
 
@@ -217,6 +245,10 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
         submission = os.path.join(work, "submission", folder)
         write_submission(public, submission)
         samples[phase["reference_data"]] = _zip_bytes(folder_entries(submission), {})
+    overlaps = later_items_problems([(label_of[phase_folder(phase)], os.path.join(reference_root, phase_folder(phase)),
+                                      ids_of_phase[label_of[phase_folder(phase)]]) for phase in phases], tracks)
+    if overlaps:
+        raise BuildError(overlaps)
     earlier: Dict[str, Dict[str, List[str]]] = {}
     for phase in phases:
         folder = phase_folder(phase)

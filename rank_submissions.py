@@ -31,8 +31,9 @@ all its rows), with the same bootstrap resamples for every submission
 - ``ci_low``/``ci_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled scores
   (percentile bootstrap);
 - ``rank``: 1 + the number of strictly better submissions (ties share the smallest rank); baselines
-  are ranked with the submissions and marked;
-- ``rank_low``/``rank_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled ranks;
+  are shown among the submissions, marked, and take no rank (nor move anyone's);
+- ``rank_low``/``rank_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled ranks (the
+  participants' only);
 - p-values (paired bootstrap): ``p = (1 + #{r : |Δ*_r − mean(Δ*)| ≥ |Δ|}) / (1 + R)``;
 - groups: in score order, a group starts at its best submission; each next one joins while its
   p-value against that best is ≥ 0.05, otherwise it starts the next group.

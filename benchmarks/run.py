@@ -595,8 +595,8 @@ def nlu_section(result):
     lines = [header, "",
              "The 1,598-id gold of the AI CUP 2022 training data and the first-prize team's prediction file "
              "`%s` (`ref/` holding only the gold, as in the tests), in %d interleaved rounds on this machine: "
-             "`score.py` (whole process), `score.py` with the gold's tokens in `ref/` (the token cache "
-             "`aicup2022_nlu.tokens.json`), plain nltk 3.7 `word_tokenize` of every q and r text of the same "
+             "`score.py` (whole process), `score.py` with the gold's tokens in `ref/` (the token cache the "
+             "track module's `reference_data_extras` adds to the reference data), plain nltk 3.7 `word_tokenize` of every q and r text of the same "
              "gold and submission (the tokenization alone, without nltk's import) and `score.py` of today's "
              "code (commit %s). Times are the fastest of the rounds; ratios are the median of each round's ratio "
              "to nltk's time in the same round; CPU time (user + system) beside wall time, as this machine is "

@@ -8,7 +8,7 @@ each track keeps is the track module's business (``write_public_input``, ``publi
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 from scorer.registry import TRACKS
 
@@ -33,3 +33,29 @@ def public_ids(public_dir: str, tracks: Sequence = TRACKS) -> Dict[str, List[str
         if found is not None:
             ids[track.filename] = found
     return ids
+
+
+def later_items_problems(phases: Sequence[Tuple[str, str, Dict[str, List[str]]]], tracks: Sequence = TRACKS
+                         ) -> List[str]:
+    """One line per track and pair of phases where an earlier phase's public ids hold ids of a later
+    phase: those items would be published (public data, starting kit, sample submission) and scored
+    with full details before their phase. ``phases``: (label, reference folder, ``public_ids``) in
+    phase order; the line names the earlier phase's gold file (under its folder) and the ids. Two
+    phases with the same items (a Post-Evaluation phase after the Evaluation phase) are not flagged."""
+    problems: List[str] = []
+    for k, (label, folder, ids) in enumerate(phases):
+        for later_label, _, later_ids in phases[k + 1:]:
+            for track in tracks:
+                later = set(later_ids.get(track.filename, ()))
+                shared = [identifier for identifier in ids.get(track.filename, ()) if identifier in later]
+                if not shared or set(ids.get(track.filename, ())) == later:  # none, or the same items again
+                    continue  # (a Post-Evaluation phase re-opens the Evaluation phase's items)
+                gold = track.find_gold(folder)
+                where = os.path.join(os.path.basename(folder), os.path.relpath(gold, folder)) if gold else folder
+                listed = ", ".join(repr(identifier)[:60] for identifier in shared[:20])
+                problems.append("phase %s: %s holds %d item%s of the later phase %s (ids %s%s): they would be "
+                                "published in the %s public data and starting kit and scored with details there; "
+                                "remove them from this phase's reference data"
+                                % (label, where, len(shared), "" if len(shared) == 1 else "s", later_label, listed,
+                                   " and %d more" % (len(shared) - 20) if len(shared) > 20 else "", label))
+    return problems

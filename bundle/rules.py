@@ -18,6 +18,8 @@ import os
 import re
 from typing import Any, Dict, List
 
+from scorer.problems import did_you_mean
+
 from .platforms import BLOCK, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, DERIVED, KEYS, PHASE_KEYS, REFUSED, \
     competition_tracks, sorted_phases
 
@@ -30,6 +32,19 @@ PAGES = ("overview", "evaluation", "terms", "data")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,36}$")
 REFERENCE_ZIP = re.compile(r"^((\w+?)(?:-\w+)?)_reference_data\.zip$")
+
+
+# The platforms' integer fields (Django's IntegerField and PositiveIntegerField).
+MAX_STORED_INTEGER = 2 ** 31 - 1
+
+
+def _known(key: Any, known) -> str:
+    """What to do with an unknown key: the near miss when there is one ("did you mean"), else
+    remove it, with the known keys."""
+    guess = did_you_mean(str(key), known)
+    if guess:
+        return "rename it%s" % guess
+    return "remove it (known: %s)" % ", ".join(sorted(known))
 
 
 def phase_folder(phase: Dict[str, Any]) -> str:
@@ -54,9 +69,10 @@ def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_
     if not isinstance(config, dict):
         return ["competition.yaml: the top level must be a mapping"]
     for key in sorted(set(config) - COMPETITION_KEYS - {BLOCK}, key=str):
-        add("competition.yaml: unknown top-level key %r (Codalab v1.5 rejects the whole bundle; "
-            "v2 keys such as version, pages, tasks, terms do not belong here): remove it, or put a "
-            "Codabench-only setting in the %s: block" % (key, BLOCK))
+        guess = did_you_mean(key, COMPETITION_KEYS)
+        add("competition.yaml: unknown top-level key %r%s (Codalab v1.5 rejects the whole bundle; "
+            "v2 keys such as version, pages, tasks, terms do not belong here): %s, or put a "
+            "Codabench-only setting in the %s: block" % (key, guess, "rename it" if guess else "remove it", BLOCK))
     title = config.get("title")
     if not isinstance(title, str) or not title.strip() or len(title) > 100:
         add("competition.yaml: title must be a non-empty string of at most 100 characters")
@@ -112,8 +128,7 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
             add("%s: must be a mapping" % where)
             continue
         for unknown in sorted(set(phase) - PHASE_KEYS, key=str):
-            add("%s: unknown key %r (Codalab v1.5 rejects the bundle): remove it (known: %s)"
-                % (where, unknown, ", ".join(sorted(PHASE_KEYS))))
+            add("%s: unknown key %r (Codalab v1.5 rejects the bundle): %s" % (where, unknown, _known(unknown, PHASE_KEYS)))
         number = phase.get("phasenumber")
         if not isinstance(number, int) or number in numbers:
             add("%s: phasenumber must be a unique integer" % where)
@@ -138,6 +153,9 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
         for field in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
             if not isinstance(phase.get(field), int) or isinstance(phase.get(field), bool) or phase[field] <= 0:
                 add("%s: set %s explicitly (the platforms' defaults differ)" % (where, field))
+            elif phase[field] > MAX_STORED_INTEGER:
+                add("%s: %s must be at most %d (both platforms store it as a 32-bit integer)"
+                    % (where, field, MAX_STORED_INTEGER))
         for field in ("scoring_program", "reference_data"):
             if field not in phase:
                 add("%s: %s is required" % (where, field))
@@ -213,8 +231,7 @@ def _codabench_block(config: Dict[str, Any], problems: List[str]) -> None:
         elif key in both:
             add("competition.yaml: %s.%s: set %s instead (both platforms read it)" % (BLOCK, key, both[key]))
         elif key not in CODABENCH_KEYS:
-            add("competition.yaml: %s.%s is not a known Codabench setting (known: %s)"
-                % (BLOCK, key, ", ".join(sorted(CODABENCH_KEYS))))
+            add("competition.yaml: %s.%s is not a known Codabench setting: %s" % (BLOCK, key, _known(key, CODABENCH_KEYS)))
     _allowed_values("block", values, "competition.yaml: %s" % BLOCK, problems)
     email = values.get("contact_email")
     if email is not None and (not isinstance(email, str) or len(email) > 256 or not EMAIL.match(email)):
@@ -263,7 +280,7 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
             add("%s: must be a mapping" % where)
             continue
         for unknown in sorted(set(column) - COLUMN_KEYS, key=str):
-            add("%s: unknown key %r: remove it (known: %s)" % (where, unknown, ", ".join(sorted(COLUMN_KEYS))))
+            add("%s: unknown key %r: %s" % (where, unknown, _known(unknown, COLUMN_KEYS)))
         board_label = (column.get("leaderboard") or {}).get("label") if isinstance(column.get("leaderboard"), dict) else None
         if board_label not in labels:
             add("%s: leaderboard.label must equal a leaderboard's label exactly" % where)
@@ -299,8 +316,13 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
         best = max(value for value, _, _ in selection)
         chosen = [item for item in selection if item[0] == best]
         lowest_rank = min(rank for _, rank, _ in selection)
-        if best <= 0 or len(chosen) != 1:
-            add("competition.yaml: exactly one column must have the highest selection_default (the ranking score)")
+        if best <= 0:  # e.g. deleted with the columns of the tracks a one-track competition leaves out
+            first = min(selection, key=lambda item: item[1])[2]
+            add("competition.yaml: no column has a selection_default (the column the board is ranked by); add "
+                "selection_default: 1 to one column, e.g. %s (the lowest rank)" % first)
+        elif len(chosen) != 1:
+            add("competition.yaml: the columns %s share the highest selection_default (%s); exactly one column "
+                "(the ranking score) must have it: lower the others" % (", ".join(key for _, _, key in chosen), best))
         elif chosen[0][1] != lowest_rank:
             add("competition.yaml: the ranking column %s must also have the lowest rank (Codabench "
                 "ranks by its first column)" % chosen[0][2])
@@ -355,6 +377,20 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
                 "twelve")
 
 
+def _task_name(title: str) -> str:
+    """The task a track's title names, up to the word that holds its year ("SemEval-2021", "AI CUP
+    2022", "EVALITA 2020"): how a description names it.
+
+    >>> _task_name("AI CUP 2022 explainable NLU: q' and r' explanation spans")
+    'AI CUP 2022'
+    """
+    words = re.split(r"[,:]", title, 1)[0].split()
+    for k, word in enumerate(words):
+        if re.search(r"(19|20)\d\d", word):
+            return " ".join(words[:k + 1])
+    return ""
+
+
 def pages_to_edit(config: Dict[str, Any], pages_dir: str, chosen, tracks) -> List[str]:
     """One line per page (and the title) naming the lines that speak of tracks a competition of
     ``chosen`` does not host: the count of all ``tracks`` ("six", or "6 tracks"), "any subset"
@@ -378,6 +414,15 @@ def pages_to_edit(config: Dict[str, Any], pages_dir: str, chosen, tracks) -> Lis
     if found.search(str(config.get("title", ""))):
         lines.append("competition.yaml: title %r speaks of all %d tracks; this competition hosts %d (%s): edit it"
                      % (str(config["title"]), count, len(chosen), hosted))
+    # The description (the platforms' card of the competition) names the tasks: one hosted by none
+    # of the chosen tracks is named by the start of its tracks' titles ("NLP4IF-2019", "AI CUP 2022").
+    hosted_tasks = {_task_name(track.title) for track in chosen}
+    others = sorted({_task_name(track.title) for track in tracks if track not in chosen} - hosted_tasks - {""})
+    described = re.compile("|".join(patterns + [re.escape(task) for task in others]), re.I)
+    named = described.search(str(config.get("description", "")))
+    if named:
+        lines.append("competition.yaml: description speaks of %r, a task or count of tracks this competition does "
+                     "not host (it hosts %d: %s): edit it" % (named.group(0), len(chosen), hosted))
     for page, file_name in sorted((config.get("html") or {}).items(), key=lambda item: str(item[0])):
         try:
             with open(os.path.join(pages_dir, str(file_name)), encoding="utf-8") as handle:

@@ -51,6 +51,9 @@ MAX_MEMBER_RATIO = 100
 RATIO_FLOOR_BYTES = 1 << 20  # below this size any ratio is harmless
 
 CODABENCH_ENTRY = re.compile(r"^(\d+)_(.+?)_PhaseId(\d+)_(\d{4}-\d{2}-\d{2}_\d{2}-\d{2})_(.*)$", re.S)
+# The owner of a v1.5 team's submission: "Team <name>", as v1.5 names its files. A team name is
+# free text, a user name cannot hold a space: "Team alice" is never the user alice.
+TEAM_OWNER = "Team "
 CODALAB_TEAM_ENTRY = re.compile(r"^Team (.*)  - (\d+) submission\.zip$", re.S)
 CODALAB_ENTRY = re.compile(r"^(.*) - (\d+) submission\.zip$", re.S)
 CODALAB_EXTRAS = re.compile(r"^(.*) - (\d+) (output\.zip|profile\.txt|method\.txt)$", re.S)
@@ -103,7 +106,11 @@ def describe_entry(filename: str) -> Entry:
         identifier, owner = match.group(1), match.group(2)
         return Entry(identifier, owner, "", platform_id=identifier, owner=owner, order=int(identifier),
                      phase=match.group(3))
-    match = CODALAB_TEAM_ENTRY.match(filename) or CODALAB_ENTRY.match(filename)
+    match = CODALAB_TEAM_ENTRY.match(filename)
+    if match:  # a team's: its owner keeps v1.5's "Team " (a team is named freely, a user is not)
+        who, number = match.group(1).strip(), match.group(2)
+        return Entry(number, who, "", owner=TEAM_OWNER + who, order=int(number))
+    match = CODALAB_ENTRY.match(filename)
     if match:
         who, number = match.group(1).strip(), match.group(2)
         return Entry(number, who, "", owner=who, order=int(number))
@@ -150,6 +157,7 @@ def discover(path: str) -> Download:
                 found.entries.append(entry)
         found.platform = _kind(found.entries, names)
         found.entries.sort(key=_platform_order)
+        _name_files_apart(found.entries)
         return found
     try:
         archive = zipfile.ZipFile(path)
@@ -173,7 +181,20 @@ def discover(path: str) -> Download:
                 found.entries.append(entry)
         found.platform = _kind(found.entries, top)
     found.entries.sort(key=_platform_order)
+    _name_files_apart(found.entries)
     return found
+
+
+def _name_files_apart(entries: List[Entry]) -> None:
+    """Plain files whose names differ only in the case of ``.zip`` (``x.zip``, ``x.ZIP``) or in
+    being a zip or a folder are named by their whole file name: each row says which file it is."""
+    stems: Dict[str, int] = {}
+    for entry in entries:
+        if entry.order is None:
+            stems[entry.submission] = stems.get(entry.submission, 0) + 1
+    for entry in entries:
+        if entry.order is None and stems[entry.submission] > 1:
+            entry.submission = os.path.basename(entry.member or os.path.normpath(entry.source))
 
 
 def _platform_order(entry: Entry) -> tuple:
@@ -187,7 +208,7 @@ def _method_file(name: str) -> str:
     if not match or match.group(3) != "method.txt":
         return ""
     who = match.group(1)
-    return who[len("Team "):].strip() if who.startswith("Team ") and who.endswith(" ") else who.strip()
+    return TEAM_OWNER + who[len("Team "):].strip() if who.startswith("Team ") and who.endswith(" ") else who.strip()
 
 
 def _read_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo, notes: List[str], limit: int = 1 << 20) -> str:
@@ -243,8 +264,20 @@ def read_organiser_text(path: str, what: str) -> Tuple[str, List[str]]:
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError:
-        return (data.decode("cp1252", "replace"),
-                ["%s %s is not UTF-8: read as Windows-1252 (cp1252); check the names" % (what, shown(path))])
+        pass
+    # Line by line: a file saved by Excel is Windows-1252 throughout, but one edited in two
+    # programs may hold both; each line is read as it was written, and the warning names them.
+    lines, legacy = [], []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        try:
+            lines.append(line.decode("utf-8-sig" if number == 1 else "utf-8"))
+        except UnicodeDecodeError:
+            lines.append(line.decode("cp1252", "replace"))
+            legacy.append(number)
+    shown_lines = ", ".join(map(str, legacy[:10])) + (" and %d more" % (len(legacy) - 10) if len(legacy) > 10 else "")
+    return ("\n".join(lines),
+            ["%s %s is not UTF-8: line%s %s read as Windows-1252 (cp1252), the others as UTF-8; check the names"
+             % (what, shown(path), "s" if len(legacy) > 1 else "", shown_lines)])
 
 
 def read_teams(path: str) -> Tuple[Dict[str, str], List[str]]:

@@ -58,7 +58,8 @@ def ranking_figure(board: Board, path_stem: str, signature: str, title: str, lab
                       color="#cf222e" if baseline else "#0969da", ecolor="#8c959f", capsize=2, markersize=4,
                       label="baseline" if baseline else "submission")
     axes.set_yticks(y)
-    axes.set_yticklabels([_plain("%d. %s" % (board.rank[i], team_label(s))) for i, s in enumerate(board.rows)])
+    axes.set_yticklabels([_plain("%s%s" % ("" if s.entry.baseline else "%d. " % board.rank[i], team_label(s)))
+                          for i, s in enumerate(board.rows)])
     direction = "higher" if board.higher_is_better else "lower"
     axes.set_xlabel(_plain("%s (%s is better), 95%% bootstrap CI" % (label, direction)))
     axes.set_title(_plain(title))

@@ -152,8 +152,8 @@ class Board:
     rows: List[Scored]
     scores: np.ndarray  # headline value of ``key`` per row
     ci: np.ndarray  # (rows × 2)
-    rank: np.ndarray
-    rank_range: np.ndarray  # (rows × 2)
+    rank: np.ndarray  # 0 for a baseline (it takes no rank)
+    rank_range: np.ndarray  # (rows × 2); 0, 0 for a baseline
     group: np.ndarray
     pvalues: np.ndarray  # (rows × rows)
     baseline_p: Dict[str, np.ndarray]  # baseline name -> p-value of each row against it
@@ -177,9 +177,14 @@ def build_board(name: str, track: str, key: str, higher_is_better: bool, entered
     low, high = interval_positions(resamples)
     ordered = np.sort(resampled, axis=1)
     ci = np.stack([ordered[:, low], ordered[:, high]], axis=1)
-    rank = ranks_of(point, higher_is_better)
-    resampled_ranks = np.sort(ranks_of(resampled, higher_is_better), axis=1)
-    rank_range = np.stack([resampled_ranks[:, low], resampled_ranks[:, high]], axis=1)
+    # Ranks among the participants: a baseline takes none (0: shown as a dash), nor moves anyone's.
+    ranked = np.array([not s.entry.baseline for s in rows], dtype=bool)
+    rank = np.zeros(len(rows), dtype=np.int64)
+    rank_range = np.zeros((len(rows), 2), dtype=np.int64)
+    if ranked.any():
+        rank[ranked] = ranks_of(point[ranked], higher_is_better)
+        resampled_ranks = np.sort(ranks_of(resampled[ranked], higher_is_better), axis=1)
+        rank_range[ranked] = np.stack([resampled_ranks[:, low], resampled_ranks[:, high]], axis=1)
     pvalues = paired_bootstrap_pvalues(point, resampled)
     group = np.zeros(len(rows), dtype=np.int64)
     leader, current = 0, 1

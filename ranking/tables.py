@@ -103,9 +103,10 @@ def board_frame(board: Board, all_keys: Sequence[str]) -> pd.DataFrame:
             record[key] = number(scores[key]) if key in scores else ""
         record[board.key + "_ci_low"] = number(board.ci[i, 0])
         record[board.key + "_ci_high"] = number(board.ci[i, 1])
-        record["rank"] = int(board.rank[i])
-        record["rank_low"] = int(board.rank_range[i, 0])
-        record["rank_high"] = int(board.rank_range[i, 1])
+        taken = not entry.baseline  # a baseline takes no rank: its cells stay empty
+        record["rank"] = int(board.rank[i]) if taken else ""
+        record["rank_low"] = int(board.rank_range[i, 0]) if taken else ""
+        record["rank_high"] = int(board.rank_range[i, 1]) if taken else ""
         record["group"] = int(board.group[i])
         for name, pvalues in board.baseline_p.items():
             record["p_vs_" + name] = number(pvalues[i])
@@ -131,7 +132,25 @@ def _fmt(value: float) -> str:
 
 
 def team_label(scored: Scored) -> str:
-    return scored.entry.name + (" (baseline)" if scored.entry.baseline else "")
+    """The row's name, marked "(baseline)" unless the name already says so."""
+    return scored.entry.name + (baseline_mark(scored.entry.name) if scored.entry.baseline else "")
+
+
+def baseline_mark(name: str) -> str:
+    """" (baseline)", or "" when the name already says it ("Organisers' baseline")."""
+    return "" if "baseline" in name.lower() else " (baseline)"
+
+
+def rank_text(board: Board, i: int, dash: str) -> str:
+    """Row ``i``'s rank, or ``dash`` for a baseline (it takes none)."""
+    return str(int(board.rank[i])) if not board.rows[i].entry.baseline else dash
+
+
+def range_text(board: Board, i: int, dash: str) -> str:
+    """Row ``i``'s rank range ("2–4", with ``dash`` between), or ``dash`` for a baseline."""
+    if board.rows[i].entry.baseline:
+        return dash
+    return "%d%s%d" % (board.rank_range[i, 0], dash, board.rank_range[i, 1])
 
 
 # --- Markdown -----------------------------------------------------------------------------------------
@@ -151,11 +170,11 @@ def markdown(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Rep
         records = []
         for i, scored in enumerate(board.rows):
             scores = scored.scores[board.track]
-            record = {"Rank": int(board.rank[i]), "Team": _md(team_label(scored)),
+            record = {"Rank": rank_text(board, i, "–"), "Team": _md(team_label(scored)),
                       "System": _md(scored.entry.system or scored.entry.submission),
                       report.labels[board.key]: _fmt(board.scores[i]),
                       "95% CI": "[%s, %s]" % (_fmt(board.ci[i, 0]), _fmt(board.ci[i, 1])),
-                      "Rank range": "%d–%d" % tuple(board.rank_range[i]), "Group": int(board.group[i])}
+                      "Rank range": range_text(board, i, "–"), "Group": int(board.group[i])}
             for key in others:
                 record[report.labels[key]] = _fmt(scores[key]) if key in scores else "–"
             records.append(record)
@@ -204,13 +223,21 @@ def _appendix_frames(report: Report, text, long_text, prose=None) -> List[Tuple[
 
 # --- LaTeX --------------------------------------------------------------------------------------------
 
-NAME_COLUMN = r"p{2.4cm}"
-SYSTEM_COLUMN = r"p{2cm}"
-BREAK_EVERY = 6  # printed characters of a name between break opportunities: 6 W (56 pt in \\small) fit p{2cm} (57 pt)
+NAME_COLUMN = r"p{3.1cm}"
+SYSTEM_COLUMN = r"p{2.4cm}"
+# Printed characters of a name between break opportunities, so that a long run without spaces
+# wraps inside its column: 9 W (84 pt in \\small) fit p{3.1cm} (88 pt), 7 W (65 pt) p{2.4cm} (68 pt); the widest
+# table (9 columns) then fits the 16 cm text of an A4 two-column paper (ACL).
+BREAK_EVERY = 9
+SYSTEM_BREAK_EVERY = 7
 
 
 def _tex_name(text: str, limit: int = SHOWN_LIMIT, break_every: int = BREAK_EVERY) -> str:
     return r"\raggedright " + latex_text(text, break_every, limit)
+
+
+def _tex_system(text: str) -> str:
+    return _tex_name(text, break_every=SYSTEM_BREAK_EVERY)
 
 
 def _tex_header(text: str, width: int = 8) -> str:
@@ -253,8 +280,8 @@ def _caption(board: Board, report: Report) -> str:
     title, label = report.board_title(board), short_label(report.labels[board.key])
     named = title if label in title else "%s, %s" % (title, label)
     return (r"%s (%s): rank, 95\%% percentile bootstrap confidence interval (%d resamples of the items), "
-            r"rank range over the resamples, and significance group (paired bootstrap, $p < %s$)."
-            % (latex_text(short_label(named)), direction, report.resamples, ALPHA))
+            r"rank range over the resamples, and significance group (paired bootstrap, $p < %s$); baselines "
+            r"take no rank." % (latex_text(short_label(named), limit=400), direction, report.resamples, ALPHA))
 
 
 APPENDIX_CAPTIONS = {
@@ -276,14 +303,14 @@ def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report
         records = []
         for i, scored in enumerate(board.rows):
             team = _tex_name(scored.entry.name)
-            if scored.entry.baseline:
+            if scored.entry.baseline and baseline_mark(scored.entry.name):
                 team += r" \textit{(baseline)}"
             scores = scored.scores[board.track]
-            record = {"Rank": str(int(board.rank[i])), "Team": team,
-                      "System": _tex_name(scored.entry.system or scored.entry.submission),
+            record = {"Rank": rank_text(board, i, "--"), "Team": team,
+                      "System": _tex_system(scored.entry.system or scored.entry.submission),
                       _tex_header(short_label(report.labels[board.key])): _fmt(board.scores[i]),
                       r"95\% CI": "[%s, %s]" % (_fmt(board.ci[i, 0]), _fmt(board.ci[i, 1])),
-                      _tex_header("Rank range"): "%d--%d" % tuple(board.rank_range[i]),
+                      _tex_header("Rank range"): range_text(board, i, "--"),
                       "Group": str(int(board.group[i]))}
             for key in others:
                 record[_tex_header(short_label(report.labels[key]))] = _fmt(scores[key]) if key in scores else "--"
@@ -301,7 +328,8 @@ def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report
                   "Not scored": ["p{2.4cm}", "p{2.4cm}", "p{1.4cm}", "p{8.6cm}"]}[title]
         frame = frame.rename(columns={c: latex_text(c) for c in frame.columns})
         label = "tab:" + title.lower().replace(" ", "-")
-        parts.append(_styled_latex(frame, "".join(widths), latex_text(APPENDIX_CAPTIONS[title]), label))
+        caption = APPENDIX_CAPTIONS[title]  # the tool's own words: escaped, never cut as a name is
+        parts.append(_styled_latex(frame, "".join(widths), latex_text(caption, limit=len(caption)), label))
     return "\n".join(parts) + "\n"
 
 
@@ -319,8 +347,9 @@ def absita_compact(boards: Sequence[Board], report: Report) -> str:
     rows = []
     for scored in mine[0].rows:
         scores = scored.scores["absita"]
-        team = _tex_name(scored.entry.name) + (r" \textit{(baseline)}" if scored.entry.baseline else "")
-        rows.append([team, _tex_name(scored.entry.system or scored.entry.submission)]
+        team = _tex_name(scored.entry.name) + (r" \textit{(baseline)}" if scored.entry.baseline
+                                               and baseline_mark(scored.entry.name) else "")
+        rows.append([team, _tex_system(scored.entry.system or scored.entry.submission)]
                     + [_fmt(scores[key]) if key in scores else "--" for _, keys in groups for key in keys])
     frame = pd.DataFrame(rows, columns=pd.MultiIndex.from_tuples(columns))
     caption = (r"%s: aspect term extraction (ATE) and aspect-based sentiment (ABSA) precision, recall and F1, "
@@ -344,7 +373,7 @@ STYLE = ("body{font-family:system-ui,sans-serif;margin:1em;max-width:80em;color:
          ".wide{overflow-x:auto;max-width:100%}"
          "table{border-collapse:collapse;margin:.6em 0;font-variant-numeric:tabular-nums}"
          "th,td{padding:.2em .5em;border-bottom:1px solid #eaeef2;text-align:right;vertical-align:top}"
-         "th{background:#f6f8fa}td.l,th.l{text-align:left;overflow-wrap:anywhere;min-width:6em;max-width:16em}"
+         "th{background:#f6f8fa}td.l,th.l{text-align:left;overflow-wrap:break-word;min-width:6em;max-width:16em}"
          ".sig{font-family:monospace;font-size:.8em;color:#57606a;overflow-wrap:anywhere}"
          "svg{max-width:100%;height:auto}.baseline{font-style:italic}dd{margin:0 0 .5em 1em}"
          "@media (max-width:600px){body{margin:.5em;font-size:.9em}th,td{padding:.15em .3em}"
@@ -382,9 +411,9 @@ def index_html(boards: Sequence[Board], figures: Dict[str, str], technique_track
         rows = []
         for i, scored in enumerate(board.rows):
             rows.append(("baseline" if scored.entry.baseline else "", [
-                str(int(board.rank[i])), e(team_label(scored)), e(shown(scored.entry.owner)), _fmt(board.scores[i]),
+                rank_text(board, i, "–"), e(team_label(scored)), e(shown(scored.entry.owner)), _fmt(board.scores[i]),
                 "[%s,&nbsp;%s]" % (_fmt(board.ci[i, 0]), _fmt(board.ci[i, 1])),
-                "%d–%d" % tuple(board.rank_range[i]), str(int(board.group[i])),
+                range_text(board, i, "–"), str(int(board.group[i])),
                 e(shown(scored.entry.system or scored.entry.submission))]))
         parts += ['<h2 id="%s">%s</h2>' % (e(board.name), e(report.board_title(board))),
                   "<p>%s, %s is better.</p>" % (e(report.labels[board.key]), direction),

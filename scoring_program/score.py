@@ -81,7 +81,7 @@ def _keep_traceback(items_dir):
     import traceback
     try:
         os.makedirs(items_dir, exist_ok=True)
-        with open(os.path.join(items_dir, "problems.txt"), "a", encoding="utf-8") as handle:
+        with open(os.path.join(items_dir, "problems.txt"), "a", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(traceback.format_exc())
     except OSError:
         pass
@@ -230,6 +230,8 @@ class Outcome:
         for name in not_entered:
             print("%s: not entered (its leaderboard columns rank last)" % name)
         if self.problems:
+            print("the submission failed: nothing is recorded on the leaderboard%s (the problems: on stderr)"
+                  % ("; the scores above are of the files that could be read" if scores else ""))
             for line in shown:
                 print(line, file=sys.stderr)
             return 1

@@ -18,7 +18,7 @@ import os
 import sys
 import tempfile
 
-from score_locally import HERE, KitError, program_tracks, score_submission, verdict
+from score_locally import HERE, KitError, program_tracks, score_submission, verdict, write_other_phases
 
 
 def stand_in_gold(public_dir: str, gold_dir: str) -> list:
@@ -28,6 +28,7 @@ def stand_in_gold(public_dir: str, gold_dir: str) -> list:
     written = []
     for track in program_tracks():
         written += track.write_stand_in_gold(public_dir, gold_dir, track.filename)
+    write_other_phases(gold_dir, os.path.dirname(os.path.abspath(public_dir)), public_dir)
     return written
 
 
@@ -58,6 +59,15 @@ def main(argv=None) -> int:
               % (" for the files it scored" if run.located is not None and run.located.ignored else "",
                  args.public, ", ".join(tracks)))
     print(verdict(run.code, run.stderr, run.located), file=sys.stdout if run.code == 0 else sys.stderr)
+    meant = [notice.split(": ignored", 1)[0] for notice in (run.located.notices if run.located is not None else ())
+             if ": ignored" in notice and ("; expected " in notice or "at the top level" in notice)]
+    if run.code == 0 and meant:
+        # accepted by the platform, but a file meant for a track (a near miss of its name, or one
+        # folder too deep) was not scored: a script that checks the exit status must not read
+        # that as success
+        print("check_format: not scored: %s (the lines above say why); exit status 1" % ", ".join(meant),
+              file=sys.stderr)
+        return 1
     return run.code
 
 

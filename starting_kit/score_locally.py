@@ -192,6 +192,9 @@ def stage_submission(submission: str, res_dir: str) -> None:
     elif os.path.isfile(submission):
         os.makedirs(res_dir)
         safe_extract(submission, res_dir)
+    elif os.path.lexists(submission):  # a named pipe, a device, a socket, a broken link
+        raise KitError("%s is not a regular file or a folder; give the submission's zip file or its folder"
+                       % submission)
     else:
         raise KitError("no such file or folder: %s" % submission)
 
@@ -259,6 +262,8 @@ def score_submission(reference_dir: str, submission: str, out_dir: str, quiet: b
             return Run(1, "", problem + "\n")
         released = released_reference(reference_dir, res_dir, phase, work)
         copy_reference(released or reference_dir, ref_dir)
+        if os.path.isdir(ref_dir):
+            write_other_phases(ref_dir, os.path.join(HERE, "public_data"))
         located = locate(res_dir, ref_dir)
         prepare_out(out_dir)
         details = items_dir or os.path.join(work, "items")
@@ -296,6 +301,38 @@ def messages(stdout: str) -> List[str]:
     keys = set(ALL_KEYS)
     return [line for line in stdout.splitlines()
             if line.strip() and not line.startswith("scoring ") and line.split(":", 1)[0] not in keys]
+
+
+def write_other_phases(ref_dir: str, parent: str, leave_out: str = "") -> None:
+    """Into ``ref_dir`` (a staged reference folder without one), the ids of each phase's public data
+    in ``parent`` (the kit's ``public_data/``; ``leave_out``: the phase checked), as the build writes
+    them into a phase's reference data: predictions made for another phase's inputs are then named
+    as such, as the platform names them."""
+    import json
+    tracks = program_tracks()  # (puts the scoring program on sys.path)
+    from scorer.options import OTHER_PHASES
+    target = os.path.join(ref_dir, OTHER_PHASES)
+    if os.path.exists(target):
+        return
+    public_dir = leave_out
+    found = {}
+    for folder in sorted(os.listdir(parent)) if os.path.isdir(parent) else ():
+        path = os.path.join(parent, folder)
+        if not os.path.isdir(path) or (public_dir and os.path.abspath(path) == os.path.abspath(public_dir)):
+            continue
+        ids = {}
+        for track in tracks:
+            try:
+                listed = track.public_ids(path, track.filename)
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                listed = None
+            if listed:
+                ids[track.filename] = listed
+        if ids:
+            found["public_data/" + folder] = ids
+    if found:
+        with open(target, "w", encoding="utf-8") as handle:
+            json.dump(found, handle)
 
 
 def copy_reference(source: str, target: str) -> None:

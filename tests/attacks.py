@@ -1,4 +1,6 @@
-"""Hostile submissions of issue 13, as data: one row per attack, at any size.
+"""Hostile submissions of issue 13, as data: one row per attack, at any size; and ``ROUND4``, the
+hostile round of issue 31 (``tests/test_hostile_round4.py``: each case ends with one line per problem
+and exit 1, or the official scores).
 
 Shared by ``tests/test_hostile_resources.py`` (small sizes, every row a test) and
 ``benchmarks/run.py`` (the listed sizes, peak RSS and wall time in the memory table). Each row
@@ -186,7 +188,7 @@ ATTACKS: List[Attack] = [
         ['"a%d"' % i for i in range(5000)]) + "]}\n", ""), 1, "review ids are not in this phase"),
     Attack("nlu one long line", repeated(NLU, '7,"', "word ", '","b"\n'), 1, "a field is longer than the CSV field limit"),
     Attack("nlu long answers of unknown ids", numbered(NLU, "", '1%%d,"%s","b"\n' % ("word " * 19000), ""), 1,
-           "test ids are not in this phase"),
+           "input ids are not in this phase"),
     # 2. numbers bounded while parsing
     Attack("st2 offset of 1 MB of digits", long_number(ST2, '[{"id": "1", "labels": [{"technique": "Smears", '
                                                             '"start": 0, "end": ', '}]}]'), 1,
@@ -279,3 +281,57 @@ def stage_gold(folder: str, gold: dict) -> None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(content)
     os.makedirs(os.path.join(folder, "res"), exist_ok=True)
+
+
+# --- hostile round 4 (issue 31): tests/test_hostile_round4.py ------------------------------------
+
+class Case(NamedTuple):
+    name: str
+    res: dict  # file -> content (str or bytes) in input/res
+    exit_code: int  # 1: refused with one line per problem; 0: scored
+    fragment: str  # in stderr (refused)
+    scores: dict = {}  # the official scores (scored)
+    ref: dict = {}  # files replacing GOLD's in input/ref
+
+
+_NLU_HEAD = "id,q,r\n"
+ROUND4 = [
+    # nlu: the bounds hold on every row, scored or not (9 is not scored)
+    Case("nlu_unscored_row_over_token_cap", {NLU: _NLU_HEAD + '7,"a","b"\n8,"x y","z"\n9,"%s","v"\n' % ("w " * 5001)},
+         1, "line 4 (id '9'), q': the answer has at least 5001 tokens"),
+    Case("nlu_unscored_row_over_exact_cap", {NLU: _NLU_HEAD + '7,"a","b"\n8,"x y","z"\n9,"%s","v"\n' % ("don't " * 2600)},
+         1, "line 4 (id '9'), q': the answer has 5200 tokens; at most 5000 are accepted"),
+    # flc: line ends and offsets as the official reader (Python 3 text mode, int()) reads them
+    Case("flc_cr_only", {FLC: "11\tDoubt\t0\t5\r11\tDoubt\t5\t12\r"}, 0, "",
+         {"flc_f1": 1.0, "flc_precision": 1.0, "flc_recall": 1.0}),
+    Case("flc_one_cr_among_lf", {FLC: "11\tDoubt\t0\t5\r11\tDoubt\t5\t12\n"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_underscore_offset", {FLC: "11\tDoubt\t0\t1_2\n"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_double_underscore_offset", {FLC: "11\tDoubt\t0\t1__2\n"}, 1,
+         "line 1: start and end must be integer character offsets (found '0', '1__2')"),
+    Case("flc_cr_line_too_long", {FLC: "11\tDoubt\t0\t5\r" + "x" * (1 << 20) + "\r"}, 1,
+         "line 2: the line is longer than 1048576 bytes"),
+    Case("flc_form_feed_is_not_a_line_end", {FLC: "11\tDoubt\t0\t5\f11\tDoubt\t5\t12\n"}, 1,
+         "line 1: expected 4 TAB-separated columns article_id, technique, start, end; found 7"),
+    # absita and nlu: CR-only files are read as LF ones
+    Case("absita_cr_only", {ABS: '{"id_sentence": "r1", "aspects": [], "polarities": [], "score": 5}\r'
+                                 '{"id_sentence": "r2", "aspects": [], "polarities": [], "score": 2}\r'}, 0, "",
+         {"sa_rmse": 0.0}),
+    Case("nlu_cr_only", {NLU: 'id,q,r\r7,"gold q","gold r"\r8,"x y","z"\r9,"u","v"\r'}, 0, "",
+         {"nlu_score": 5 / 6}),
+    Case("nlu_cr_inside_quotes", {NLU: 'id,q,r\n7,"gold\rq","gold r"\n8,"x y","z"\n9,"u","v"\n'}, 0, "",
+         {"nlu_score": 5 / 6}),
+    # others: what the official readers accept, scored; what they cannot read, one line
+    Case("flc_arabic_indic_digits", {FLC: "11\tDoubt\t\u0660\t\u0661\u0662\n"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_signed_offsets", {FLC: "11\tDoubt\t+0\t+12\n"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_underscore_start_and_end_cr", {FLC: "11\tDoubt\t0_0\t1_2\r"}, 0, "", {"flc_f1": 1.0}),
+    Case("flc_nul_bytes", {FLC: "11\tDoubt\t0\t12\x00\n"}, 1, "line 1: start and end must be integer character offsets"),
+    Case("st1_cr_only_json", {ST1: '[{"id": "1",\r "labels": ["Smears"]},\r{"id": "2", "labels": []}]\r'}, 0, "",
+         {"t6_st1_f1_micro": 1.0}),
+    Case("absita_lone_surrogate_aspect", {ABS: '{"id_sentence": "r1", "aspects": ["\\ud800"], "polarities": [[1, 0]], '
+                                               '"score": 5}\n{"id_sentence": "r2", "aspects": [], "polarities": [], '
+                                               '"score": 2}\n'}, 0, "", {"sa_rmse": 0.0}),
+    Case("nlu_header_only", {NLU: "id,q,r\r\n"}, 1, "no rows; expected lines id,q',r'"),
+    Case("nlu_nul_byte_in_quotes", {NLU: 'id,q,r\n7,"a\x00b","c"\n8,"x y","z"\n9,"u","v"\n'}, 0, "", {}),
+    Case("nlu_mixed_endings", {NLU: 'id,q,r\r\n7,"gold q","gold r"\r8,"x y","z"\n9,"u","v"\r\n'}, 0, "",
+         {"nlu_score": 5 / 6}),
+]

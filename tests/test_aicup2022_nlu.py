@@ -244,10 +244,12 @@ def test_the_character_cap_applies_before_tokenizing_with_or_without_test_input(
 
 
 @pytest.mark.parametrize("test_input", [False, True], ids=["without_test_input", "with_test_input"])
-def test_unscored_ids_are_not_held_to_the_token_bound_with_or_without_test_input(tmp_path, test_input):
-    """The word bound (a lower bound of the tokens) applies to the rows the gold scores, the only
-    ones tokenized: the sample dev gold, the baseline's whole q and r on the scored ids and 5,001
-    words on each unscored one scores as it did before the bound (0.641165, d201b48)."""
+def test_the_token_bound_holds_on_every_row_of_the_test_input(tmp_path, test_input):
+    """With the test input in ref/ (scored ids mixed with unscored ones), the token bound holds on
+    every row alike, so a refusal cannot tell which ids are scored (issue 31); without it, rows of
+    other ids are ignored unread (the public input then holds the gold ids only): the sample dev
+    gold, the baseline's whole q and r on the scored ids and 5,001 words on each unscored one
+    scores as it did before the bound (0.641165, d201b48)."""
     dev = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "reference_data", "dev")
     with open(os.path.join(dev, nlu.FILE_NAME), encoding="utf-8", newline="") as handle:
         scored = {row[0] for row in csv.reader(handle) if row}
@@ -262,8 +264,15 @@ def test_unscored_ids_are_not_held_to_the_token_bound_with_or_without_test_input
     ref.mkdir()
     for name in (nlu.FILE_NAME, nlu.TEST_INPUT) if test_input else (nlu.FILE_NAME,):
         (ref / name).write_bytes(open(os.path.join(dev, name), "rb").read())
-    result = nlu.score(str(ref / nlu.FILE_NAME), str(submission), nlu.FILE_NAME, Options(), str(ref))
-    assert result.scores["nlu_score"] == 0.6411651772719884
+    if test_input:
+        with pytest.raises(SubmissionError) as error:
+            nlu.score(str(ref / nlu.FILE_NAME), str(submission), nlu.FILE_NAME, Options(), str(ref))
+        unscored = len(inputs) - len(scored)
+        assert len(error.value.lines) + error.value.more == unscored
+        assert "the answer has at least 5001 tokens" in error.value.lines[0]
+    else:
+        result = nlu.score(str(ref / nlu.FILE_NAME), str(submission), nlu.FILE_NAME, Options(), str(ref))
+        assert result.scores["nlu_score"] == 0.6411651772719884
 
 
 def reference_nlu_score(gold_path, submitted):

@@ -269,7 +269,7 @@ def _mutate(function):
     (lambda c: c["leaderboard"]["columns"]["sa_rmse"].pop("sort"), "lower is better for this score"),
     (lambda c: c["leaderboard"]["columns"].update(bleu={"leaderboard": {"label": "Results"}, "label": "BLEU",
                                                          "rank": 99, "numeric_format": 2}), "no track writes this key"),
-    (lambda c: c["leaderboard"]["columns"]["flc_f1"].update(selection_default=1), "exactly one column must have"),
+    (lambda c: c["leaderboard"]["columns"]["flc_f1"].update(selection_default=1), "share the highest selection_default"),
     (lambda c: c["leaderboard"]["columns"]["flc_f1"].update(leaderboard={"label": "results"}), "must equal a leaderboard's label"),
     (lambda c: c["html"].pop("data"), "html.data is required"),
     (lambda c: c.update(image="missing.png"), "image must name a logo"),

@@ -90,7 +90,7 @@ CASES = [
     (ST2, '[{"id": "1", "labels": 5}, {"id": "2", "labels": []}, {"id": "2", "labels": []}]',
      "record 1 (id '1'): field 'labels' must be a list"),
     (FLC, "99\tDoubt\t0\t5\n", "1 article id is not in this phase: '99'"),
-    (NLU, '7,"a","b"\n8,"x","z"\n', "1 of the 3 test ids of this phase are missing: '9'"),
+    (NLU, '7,"a","b"\n8,"x","z"\n', "1 of the 3 input ids of this phase are missing: '9'"),
     (NLU, '7,"a","b"\n7,"a","b"\n8,"x","z"\n9,"u","v"\n', "line 2: duplicate id '7'"),
     (ABS, '{"id_sentence": "r1", "score": 1}\n{"id_sentence": "r1", "score": 1}\n{"id_sentence": "r2", "score": 1}\n',
      "line 2: duplicate id 'r1'"),

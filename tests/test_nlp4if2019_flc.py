@@ -286,24 +286,28 @@ _ROWS = st.one_of(
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(_ROWS, max_size=30), st.sampled_from(["\n", "\r\n"]), st.integers(1, 60),
+@given(st.lists(_ROWS, max_size=30), st.sampled_from(["\n", "\r\n", "\r"]), st.integers(1, 60),
        st.sampled_from([{}, {"1": 10, "2": 100}]), st.booleans())
 def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, declarations):
-    """Whole-block reading (any block size) adds the same spans and reports the same problems."""
+    """Whole-block reading (any block size) adds the same spans and reports the same problems as
+    reading the lines as the official reader's Python text mode does (universal newlines)."""
+    import io
     import tempfile
     from scorer.problems import Problems
-    from scorer.readers import text_blocks
+    from scorer.readers import newlines_as_lf, text_blocks
     from scorer.span_store import SpanStore
     text = newline.join(rows)
     by_lines, line_problems = SpanStore(NLP4IF2019_FLC), Problems("f")
-    flc.LAYOUT.parse_lines(text.split("\n"), by_lines, line_problems, lengths, declarations)
+    flc.LAYOUT.parse_lines(io.StringIO(text, newline=None).read().split("\n"), by_lines, line_problems, lengths,
+                           declarations)
     by_blocks, block_problems = SpanStore(NLP4IF2019_FLC), Problems("f")
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "f.tsv")
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
         for first_line, block in text_blocks(path, "f", None, None, size=size):
-            flc.LAYOUT.parse_lines(block.split("\n"), by_blocks, block_problems, lengths, declarations, first_line)
+            flc.LAYOUT.parse_lines(newlines_as_lf(block).split("\n"), by_blocks, block_problems, lengths,
+                                   declarations, first_line)
     assert by_blocks.order == by_lines.order
     assert {a: list(t) for a, t in by_blocks.spans.items()} == {a: list(t) for a, t in by_lines.spans.items()}
     assert block_problems.lines == line_problems.lines

@@ -159,8 +159,21 @@ def test_a_cp1252_teams_csv_is_read_with_a_warning(setup, tmp_path, capsys):  # 
     assert rank_submissions.main([str(setup[1] / "random_1.zip"), "--ref", str(DEV), "--out", str(out),
                                   "--teams", str(teams), "--resamples", "10", "--quiet"]) == 0
     err = capsys.readouterr().err
-    assert "not UTF-8: read as Windows-1252" in err and "Traceback" not in err
+    assert "not UTF-8: line 2 read as Windows-1252 (cp1252), the others as UTF-8" in err and "Traceback" not in err
     assert read_table(out / "t6_st1.csv")[0]["team"] == "Müller – “Team”"
+
+
+def test_a_teams_csv_partly_cp1252_shows_every_name_as_written(setup, tmp_path, capsys):  # noqa: F811
+    """Point 6 (issue 31): a file edited in two programs holds UTF-8 and Windows-1252 lines; each
+    is read as written (the whole file read as cp1252 showed the UTF-8 names as 'Ã‰quipe CrÃ¨me')."""
+    teams = tmp_path / "teams.csv"
+    teams.write_bytes("submission,team\nrandom_1,Équipe Crème\n".encode("utf-8")
+                      + "random_2,Müller – “Team”\n".encode("cp1252"))
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(setup[1]), "--ref", str(DEV), "--out", str(out), "--teams", str(teams),
+                                  "--resamples", "10", "--quiet"]) == 0
+    assert "line 3 read as Windows-1252 (cp1252), the others as UTF-8" in capsys.readouterr().err
+    assert {"Müller – “Team”", "Équipe Crème"} <= {row["team"] for row in read_table(out / "t6_st1.csv")}
 
 
 def test_a_teams_csv_with_a_bom(setup, tmp_path):  # noqa: F811
@@ -381,3 +394,55 @@ def test_a_fact_sheet_team_name_never_hides_the_owner(setup, tmp_path):  # noqa:
         ("Bob's team", "bob"), ("bob (mallory)", "mallory")]
     html = (out / "index.html").read_text(encoding="utf-8")
     assert "<th class=\"l\">Owner</th>" in html and "<td class=\"l\">mallory</td>" in html
+
+
+def test_a_v15_team_named_like_a_user_is_its_own_participant(setup, tmp_path):  # noqa: F811
+    """Codalab v1.5 (issue 31): "Team alice  - 5 submission.zip" is the team alice's, not the user
+    alice's ("alice - 3 submission.zip"): both rows are ranked, each with its own method.txt."""
+    submissions = setup[1]
+    bulk = tmp_path / "Competition-ab12cd-12.zip"
+    with zipfile.ZipFile(bulk, "w") as archive:
+        archive.write(submissions / "random_1.zip", "alice - 3 submission.zip")
+        archive.writestr("alice - 3 method.txt", "method_name: Rules\nmethod_description: the user's")
+        archive.write(submissions / "random_2.zip", "Team alice  - 5 submission.zip")
+        archive.writestr("Team alice  - 5 method.txt", "method_name: Transformer\nmethod_description: the team's")
+    found = ranking.downloads.discover(str(bulk))
+    assert [(e.submission, e.team, e.owner) for e in found.entries] == [("3", "alice", "alice"),
+                                                                        ("5", "alice", "Team alice")]
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--quiet"]) == 0
+    rows = read_table(out / "t6_st2.csv")
+    assert sorted((r["owner"], r["system"]) for r in rows) == [("Team alice", "Transformer"), ("alice", "Rules")]
+    participants = read_table(out / "participants.csv")
+    assert sorted(row["Description"] for row in participants) == ["the team's", "the user's"]
+
+
+def test_files_that_differ_in_the_case_of_zip_are_told_apart(setup, tmp_path):  # noqa: F811
+    """Point 6 (issue 31): ``x.zip`` and ``x.ZIP`` are two rows, each naming its file."""
+    import shutil
+    folder = tmp_path / "subs"
+    folder.mkdir()
+    shutil.copyfile(setup[1] / "random_1.zip", folder / "x.zip")
+    shutil.copyfile(setup[1] / "random_2.zip", folder / "x.ZIP")
+    assert sorted(e.submission for e in ranking.downloads.discover(str(folder)).entries) == ["x.ZIP", "x.zip"]
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(folder), "--ref", str(DEV), "--out", str(out), "--resamples", "10",
+                                  "--quiet"]) == 0
+    assert sorted(row["submission"] for row in read_table(out / "t6_st1.csv")) == ["x.ZIP", "x.zip"]
+
+
+def test_the_paper_s_own_words_and_baselines_read_right():
+    """Point 12 (issue 31): the appendix captions are the tool's own words, never cut as a name is;
+    a baseline named as one is not marked twice; names break at most every 9 characters of a
+    3.1 cm column, not every 6 of 2.4 cm."""
+    from ranking import tables
+    from ranking.downloads import Entry
+    from ranking.scoring import Scored
+    for caption in tables.APPENDIX_CAPTIONS.values():
+        assert "characters)" not in ranking.names.latex_text(caption, limit=len(caption))
+    assert tables.baseline_mark("Organisers' baseline") == "" and tables.baseline_mark("Majority") == " (baseline)"
+    entry = Entry("b", "Organisers' baseline", "", baseline=True, name="Organisers' baseline")
+    assert tables.team_label(Scored(entry)) == "Organisers' baseline"
+    assert tables.NAME_COLUMN == "p{3.1cm}" and tables.BREAK_EVERY == 9
+    assert r"\allowbreak" not in tables._tex_name("Majority")

@@ -48,7 +48,8 @@ def python_files() -> List[Path]:
 def test_each_track_file_name_is_written_only_in_its_track_module():
     names: Dict[str, str] = {}  # file name -> the module that may write it
     for track in TRACKS:
-        for name in (track.filename,) + track.gold_names + ((track.test_input,) if track.test_input else ()):
+        extras = tuple(track.reference_data_extras(str(ROOT / "reference_data" / "dev")))  # (nlu: its token cache)
+        for name in (track.filename,) + track.gold_names + ((track.test_input,) if track.test_input else ()) + extras:
             names[name] = track.module_path
     strings = {path: code_strings(path) for path in python_files()}
     for name, owner in names.items():

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Mapping, Optio
 
 from .options import Options, other_phase_ids
 from .problems import Problems, clip, reading_reference
-from .readers import MAX_INT_DIGITS, read_gold_text, text_blocks
-from .records import add_other_phase_problem, label_problem, record_limit
+from .readers import MAX_INT_DIGITS, newlines_as_lf, read_gold_text, text_blocks
+from .records import label_problem, other_phase_line, record_limit
 from .result import ItemView, TrackResult
 from .span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                           span_track_result, warn_if_past_the_text)
@@ -31,7 +31,13 @@ HEADER_SKIPPED = ("%d header line (column names, not a span) was skipped; the fo
                   "%d header lines were skipped")  # (only line 1 is ever taken for one)
 ARTICLE_LIST = "articles.txt"  # in the public folder: every article id of the phase, one a line
 GOLD_FILE = re.compile(r"^article(\d+).*\.labels$")
-_OFFSET = re.compile(r"^[+-]?\d+$")
+# Offsets as the official int() reads them: digits (any the str.isdecimal accepts), with a sign and
+# with single underscores between digits (Python 3.6+: "1_2" is 12); the latter scored with a warning.
+_OFFSET = re.compile(r"^[+-]?\d+(?:_\d+)*$")
+UNDERSCORE_OFFSETS = ("%d line has an offset written with '_' between its digits: read as the official scorer's "
+                      "int() reads it ('1_2' is 12)",
+                      "%d lines have offsets written with '_' between their digits: read as the official "
+                      "scorer's int() reads them ('1_2' is 12)")
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 
 
@@ -124,6 +130,8 @@ class ArticleFolder:
                 continue
             if length is not None and end > length:  # (submitted: gold past its text is refused above)
                 warn_if_past_the_text(start, end, length, "article", problems, "line %d" % number)
+            if submitted and ("_" in start_text or "_" in end_text):
+                problems.warn(UNDERSCORE_OFFSETS, "line %d" % number)
             triples = spans_of.get(article)
             if triples is None:
                 triples = store.declare(article)
@@ -155,7 +163,7 @@ class ArticleFolder:
         problems = Problems(self.gold_folder)
         if not os.path.isdir(gold_path):
             for first_line, block in text_blocks(gold_path, self.file_name, None, None):
-                self.parse_lines(block.split("\n"), store, problems, {}, True, first_line)
+                self.parse_lines(newlines_as_lf(block).split("\n"), store, problems, {}, True, first_line)
             problems.raise_as_reference_error()
             return store, {}
         lengths: Dict[str, int] = {}
@@ -177,7 +185,7 @@ class ArticleFolder:
             text_name = "article%s.txt" % article
             if text_name in present:
                 lengths[article] = len(read_gold_text(os.path.join(gold_path, text_name), text_name))
-            text = read_gold_text(os.path.join(gold_path, file_name), file_name)
+            text = newlines_as_lf(read_gold_text(os.path.join(gold_path, file_name), file_name))
             store.declare(article)
             if any(line.split("\t", 1)[0].strip() != article for line in text.split("\n") if "\t" in line):
                 file_problems.add("", "a row names another article than the file name")
@@ -215,7 +223,8 @@ class ArticleFolder:
         for first_line, block in text_blocks(path, name, options.max_file_bytes):  # 1 MiB at a time
             if problems.saturated:
                 break
-            self.parse_lines(block.split("\n"), predicted, problems, lengths, False, first_line, submitted=True)
+            self.parse_lines(newlines_as_lf(block).split("\n"), predicted, problems, lengths, False, first_line,
+                             submitted=True)
             if len(predicted.order) > max_articles:
                 problems.add("line %d and before" % (first_line + block.count("\n")),
                              "more than %d article ids, but this phase has far fewer articles" % max_articles)
@@ -256,12 +265,14 @@ class ArticleFolder:
         problems.raise_if_any()
         unknown = [article for article in predicted.order if article not in gold]
         if unknown:
+            other_phase = other_phase_line(unknown, other_phase_ids(reference_dir, name), len(predicted.order))
             shown = ", ".join(clip(a) for a in unknown[:10]) + (" and %d more" % (len(unknown) - 10)
                                                                if len(unknown) > 10 else "")
-            problems.add("", "%d article id%s not in this phase: %s (ids are compared as strings)"
-                         % (len(unknown), "s are" if len(unknown) > 1 else " is", shown))
-            add_other_phase_problem(unknown, other_phase_ids(reference_dir, name), problems,
-                                    len(predicted.order))
+            if other_phase:  # said first; the ids then need no list
+                problems.add("", other_phase)
+            problems.add("", "%d article id%s not in this phase%s"
+                         % (len(unknown), "s are" if len(unknown) > 1 else " is",
+                            "" if other_phase else ": %s (ids are compared as strings)" % shown))
         techniques = self.techniques if table and any_technique is None else ()
         statistics = self._statistics(gold, predicted, unknown, options, problems, techniques, any_technique)
         problems.raise_if_any()
@@ -460,8 +471,9 @@ def _offset(text: str) -> Optional[int]:
     # Digits only: "100.0" or "1e3" are not offsets (the official scorers crash on them).
     if text.isdecimal() and len(text) <= MAX_INT_DIGITS:  # (what the expression below accepts unsigned)
         return int(text)
-    return int(text) if len(text) <= MAX_INT_DIGITS + 1 and _OFFSET.match(text) and \
-        len(text.lstrip("+-")) <= MAX_INT_DIGITS else None
+    digits = text.replace("_", "")
+    return int(text) if len(digits) <= MAX_INT_DIGITS + 1 and len(text) <= 2 * MAX_INT_DIGITS + 1 and \
+        _OFFSET.match(text) and len(digits.lstrip("+-")) <= MAX_INT_DIGITS else None
 
 
 def _offset_problem(problem: str, start: Optional[int], end: Optional[int], start_text: str, end_text: str) -> str:

@@ -232,6 +232,6 @@ def write_error_analysis(items_dir: str, results: Sequence[TrackResult]) -> Opti
     """Write ``error_analysis.html`` into ``items_dir`` (a local run's folder, never output/)."""
     os.makedirs(items_dir, exist_ok=True)
     path = os.path.join(items_dir, FILE_NAME)
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+    with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
         handle.write(render_error_analysis(results))
     return path

@@ -166,6 +166,11 @@ def apply_settings(options: Options, values: Any, source: str) -> Options:
     known = set(Options._fields)
     unknown = sorted(set(map(str, values)) - known - {"_comment"})
     if unknown:
+        from .problems import did_you_mean
+        guesses = [did_you_mean(name, known) for name in unknown]
+        if all(guesses):  # each a near miss: the names it meant, not the whole list
+            raise ReferenceDataError(["%s: unknown setting %s" % (source, ", ".join(
+                name + guess for name, guess in zip(unknown, guesses)))])
         raise ReferenceDataError(["%s: unknown setting %s; known settings: %s"
                                   % (source, ", ".join(unknown), ", ".join(sorted(known)))])
     values = {name: value for name, value in values.items() if name != "_comment"}

@@ -108,28 +108,30 @@ def check_id_sets(gold_ids: Sequence[str], submitted_ids: Iterable[str], problem
         return []
     missing = [identifier for identifier in gold_ids if identifier not in submitted_set]
     unknown = [identifier for identifier in dict.fromkeys(submitted) if identifier not in gold]
+    other_phase = other_phase_line(unknown, other_phases, len(submitted_set)) if unknown and not allow_extra else ""
+    if other_phase:  # the one line that says what happened, first; the counts after it, without lists
+        problems.add("", other_phase)
     if missing:
-        problems.add("", "%d of the %d %s of this phase are missing: %s"
-                     % (len(missing), len(gold), noun, _listing(missing)))
+        problems.add("", "%d of the %d %s of this phase are missing%s"
+                     % (len(missing), len(gold), noun, "" if other_phase else ": " + _listing(missing)))
     if unknown and not allow_extra:
-        problems.add("", "%d %s are not in this phase: %s"
-                     % (len(unknown), noun, _listing(unknown)))
-        add_other_phase_problem(unknown, other_phases, problems, len(submitted_set))
+        problems.add("", "%d %s are not in this phase%s"
+                     % (len(unknown), noun, "" if other_phase else ": " + _listing(unknown)))
     return unknown
 
 
-def add_other_phase_problem(unknown: Sequence[str], other_phases: Optional[Mapping[str, AbstractSet[str]]],
-                            problems: Problems, submitted: int) -> None:
-    """A line naming the phase whose inputs these predictions were made for, when (nearly) all of
-    the file's ``submitted`` ids (90%) are that phase's ids: never for a few ids, so that adding an
-    id to a submission cannot tell whether it belongs to another phase."""
+def other_phase_line(unknown: Sequence[str], other_phases: Optional[Mapping[str, AbstractSet[str]]],
+                     submitted: int) -> str:
+    """The line naming the phase whose inputs these predictions were made for, when (nearly) all of
+    the file's ``submitted`` ids (90%) are that phase's ids, else "": never for a few ids, so that
+    adding an id to a submission cannot tell whether it belongs to another phase."""
     for label, ids in sorted((other_phases or {}).items()):
         found = sum(1 for identifier in unknown if identifier in ids)
         if ids and found * 10 >= submitted * 9:
-            problems.add("", "%d of the %d ids not in this phase are ids of the %s phase: these are "
-                             "predictions for the %s inputs; run your system on this phase's inputs (its "
-                             "public data) and submit those" % (found, len(unknown), label, label))
-            return
+            return ("these are predictions for the %s phase's inputs (%d of the %d ids not in this phase are "
+                    "its ids); run your system on this phase's inputs (its public data) and submit those"
+                    % (label, found, len(unknown)))
+    return ""
 
 
 def _listing(ids: Sequence[str]) -> str:

@@ -101,7 +101,7 @@ def write_items(items_dir: str, results: Sequence[TrackResult], extra_lines: Seq
     for result in results:
         statistics = result.statistics
         path = os.path.join(items_dir, "%s_items.json" % result.track)
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
             handle.write('{"items": %s, "columns": %s, "rows": [' % (
                 json.dumps(statistics.items, ensure_ascii=False), json.dumps(statistics.columns, ensure_ascii=False)))
             # Chunks of the C encoder: fast, and never the whole document in memory at once.
@@ -110,7 +110,7 @@ def write_items(items_dir: str, results: Sequence[TrackResult], extra_lines: Seq
                 handle.write(("," if start else "") + chunk[1:-1])
             handle.write("]}\n")
     if extra_lines:
-        with open(os.path.join(items_dir, "problems.txt"), "w", encoding="utf-8", newline="\n") as handle:
+        with open(os.path.join(items_dir, "problems.txt"), "w", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
             handle.write("\n".join(extra_lines) + "\n")
 
 
@@ -136,6 +136,7 @@ td.bar{width:6em;min-width:6em;text-align:left}td.label,th.label{text-align:left
 .bar span.over{background:#cf222e}tr.absent td{color:#6e7781}.tag{font-size:.8em;border:1px solid #8c959f;
 border-radius:.6em;padding:0 .4em;margin-left:.4em;color:#57606a}
 .warnings{color:#9a6700}.note{color:#57606a;font-size:.9em}.key{font-family:monospace}
+.failed{background:#ffebe9;border-left:3px solid #cf222e;padding:.4em .8em}
 .summary{background:#f6f8fa;border-left:3px solid #2f81f7;padding:.4em .8em}
 svg.chart{max-width:100%;height:auto;display:block}
 @media print{.scroll{overflow:visible}th button::after{content:""}body{max-width:none;margin:0}
@@ -221,7 +222,10 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
                         '<meta name="viewport" content="width=device-width, initial-scale=1">',
                         "<title>Detailed results</title><style>%s</style></head><body>" % _STYLE,
                         "<h1>Detailed results</h1>"]
-    if problems:
+    if problems:  # the submission failed (exit status 1): the platform records none of the scores below
+        parts.append('<p class="failed"><strong>This submission failed: nothing was recorded on the '
+                     'leaderboard.</strong> The problems below say why; any scores further down are those of the '
+                     'files that could be read, shown to help you fix the rest.</p>')
         parts.append("<h2>Problems</h2><ul>")
         parts.extend("<li>%s</li>" % e(line) for line in problems)
         parts.append("</ul>")
@@ -232,8 +236,8 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
     for result in results:
         parts.extend(_track_html(result, detail, (signatures or {}).get(result.track),
                                  (intervals or {}).get(result.track, False), interval_resamples,
-                                 (tables or {}).get(result.track, ())))
-    parts.extend(_not_entered_html(not_entered))
+                                 (tables or {}).get(result.track, ()), failed=bool(problems)))
+    parts.extend(_not_entered_html(not_entered, failed=bool(problems)))
     if detail == "full" and any(result.table for result in results):
         parts.append("<script>%s</script>" % _SCRIPT)
     parts.append("</body></html>")
@@ -241,7 +245,8 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
 
 
 def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None,
-                intervals: Any = False, interval_resamples: int = 1000, tables: Sequence = ()) -> List[str]:
+                intervals: Any = False, interval_resamples: int = 1000, tables: Sequence = (),
+                failed: bool = False) -> List[str]:
     e = _escape
     track = BY_NAME[result.track]
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
@@ -252,7 +257,9 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
     summary = "; ".join("<span class=\"key\">%s</span> = %s (%s is better)"
                         % (e(key), _number(result.scores[key]), "lower" if key in LOWER_IS_BETTER else "higher")
                         for key in ranked)
-    if ranked and ranked[0] == ALL_KEYS[0]:
+    if failed:
+        meaning = "Not recorded: the submission failed (above)."
+    elif ranked and ranked[0] == ALL_KEYS[0]:
         meaning = "The leaderboard is ordered by this column."
     else:
         meaning = ("The leaderboard is ordered by its first column (%s); sort it by %s to see this track's "
@@ -488,14 +495,18 @@ def _confusions_html(result: TrackResult) -> List[str]:
     return parts
 
 
-def _not_entered_html(not_entered: Sequence[str]) -> List[str]:
+def _not_entered_html(not_entered: Sequence[str], failed: bool = False) -> List[str]:
     parts: List[str] = []
     for name in not_entered:
         track = BY_NAME[name]
-        values = ", ".join("%s = %d" % (key, int(not_entered_value(key))) for key in track.keys)
+        # as Codabench shows them (a float: -1.0) on the board and under My Submissions
+        values = ", ".join("%s = %r" % (key, not_entered_value(key)) for key in track.keys)
         parts.append('<h2 id="%s">%s: not entered</h2>' % (_escape(name), _escape(track.title)))
-        parts.append('<p class="note">No %s in this submission. Its leaderboard columns show %s, which '
-                     'rank last.</p>' % (_escape(track.filename), _escape(values)))
+        if failed:
+            parts.append('<p class="note">No %s in this submission.</p>' % _escape(track.filename))
+        else:
+            parts.append('<p class="note">No %s in this submission. Its leaderboard columns show %s, which '
+                         'rank last.</p>' % (_escape(track.filename), _escape(values)))
     return parts
 
 

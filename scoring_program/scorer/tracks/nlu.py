@@ -33,6 +33,9 @@ KEYS = ("nlu_score", "nlu_q", "nlu_r")
 LOWER_IS_BETTER = frozenset()
 LEADERBOARDS = ((NAME, "nlu_score"),)
 TEST_INPUT = "aicup2022_nlu_test.csv"  # optional in ref/: the released test input (id,q,r,s)
+# The same file in a phase's public data, named for every phase (the Development phase's input is
+# no test set); a public folder of an older kit may still hold it as TEST_INPUT.
+PUBLIC_INPUT = "aicup2022_nlu_input.csv"
 RELEASED_GOLD = {"train": "Batch_answers - train_data (no-blank).csv"}  # the training layout id,q,r,s,q',r'
 HEADER_FIRST_CELL = "id"
 # The longest answer in characters, per answer token allowed (nlu_max_answer_tokens): checked
@@ -479,18 +482,20 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems.raise_if_any()
     warnings: List[str] = []
     if test_ids is not None:
-        check_id_sets(test_ids, [row.identifier for row in submitted], problems, "test ids",
+        check_id_sets(test_ids, [row.identifier for row in submitted], problems, "input ids",
                       other_phases=other_phase_ids(reference_dir, name))
     else:
         check_id_sets(gold_ids, [row.identifier for row in submitted], problems, "ids",
                       other_phases=other_phase_ids(reference_dir, name))
         if ignored:
             warnings.append("%d ids are not scored in this phase and were ignored" % ignored)  # (rows: not kept, so an id given twice counts twice)
-    # Resource bounds (refusal policy, clause c), the same whether or not the test input is in
-    # ref/: first characters on every row, before anything is tokenized, then tokens on the rows
-    # the gold scores (the only ones tokenized): their lower bound (words with content) before
-    # tokenizing, their count after. A long answer is otherwise scored as given: it can only
-    # lower its own LCS/union ratio.
+    # Resource bounds (refusal policy, clause c), the same on every row, whether or not its id is
+    # scored and whether or not the test input is in ref/: the test input mixes scored ids with
+    # unscored ones, and no refusal, its order or its cost may tell them apart. First characters,
+    # then the words with content (a lower bound of the tokens), before anything is tokenized;
+    # then every row is tokenized (in file order) and its tokens counted, and the scored ones are
+    # scored. A long answer within the caps is scored as given: it can only lower its own
+    # LCS/union ratio.
     from ..nltk_tokens import words_with_content  # (the tokenizer's module: loaded when nlu is scored)
     max_characters = CHARACTERS_PER_TOKEN * options.nlu_max_answer_tokens
     for row in submitted:
@@ -499,13 +504,13 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                 problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
                              "the answer has %d characters; at most %d are accepted"
                              % (len(text), max_characters))
-            elif row.identifier in scored_ids:
-                words = words_with_content(text)
-                if words > options.nlu_max_answer_tokens:
-                    problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
-                                 "the answer has at least %d tokens (%d words that are not only "
-                                 "punctuation); at most %d are accepted"
-                                 % (words, words, options.nlu_max_answer_tokens))
+                continue
+            words = words_with_content(text)
+            if words > options.nlu_max_answer_tokens:
+                problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
+                             "the answer has at least %d tokens (%d words that are not only "
+                             "punctuation); at most %d are accepted"
+                             % (words, words, options.nlu_max_answer_tokens))
     problems.raise_if_any()
 
     by_id = {row.identifier: row for row in submitted}
@@ -516,12 +521,10 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     gold.tokenize(tokenizer.tokens)
     remember_tokenized(gold)
     gold_sequence, gold_spans, vocabulary, first_row = gold.tokens, gold.spans, gold.vocabulary, gold.first_row
+    number_of = {identifier: number for number, identifier in enumerate(gold_ids)}
 
-    total = q_total = r_total = 0.0
-    rows: List[Tuple[float, float, float, int]] = []  # per id, gold order: the statistics' rows
-    lengths: List[int] = []
-    for number, identifier in enumerate(gold_ids):
-        answer = by_id[identifier]
+    best_of: Dict[int, Tuple[float, float, float, int]] = {}  # gold number -> (q + r, q, r, gold tokens)
+    for answer in submitted:
         # An answer's tokens live only while it is checked and scored: memory holds one answer's
         # tokens, not the file's (a token costs far more than its characters).
         q_tokens, r_tokens = tokenizer.tokens(answer.q), tokenizer.tokens(answer.r)
@@ -531,11 +534,16 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                              "the answer has %d tokens; at most %d are accepted"
                              % (len(answer_tokens), options.nlu_max_answer_tokens))
         if problems:
+            if problems.saturated:
+                break
             continue
         # The answer's bit masks, over the gold's token numbers (a token the gold never has
         # matches nothing), compared with each accepted answer: LCS is symmetric.
         q_masks = token_masks([vocabulary.get(token, -1) for token in q_tokens])
         r_masks = token_masks([vocabulary.get(token, -1) for token in r_tokens])
+        number = number_of.get(answer.identifier)
+        if number is None:  # an unscored id of the test input
+            continue
         best: Optional[Tuple[float, float, float, int]] = None
         for row in range(first_row[number], first_row[number + 1]):
             gold_q = gold_sequence[gold_spans[4 * row]:gold_spans[4 * row + 1]]
@@ -545,12 +553,18 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
             if best is None or q_part + r_part > best[0]:
                 best = (q_part + r_part, q_part, r_part, len(gold_q) + len(gold_r))
         assert best is not None
+        best_of[number] = best
+    problems.raise_if_any()
+    total = q_total = r_total = 0.0
+    rows: List[Tuple[float, float, float, int]] = []  # per id, gold order: the statistics' rows
+    lengths: List[int] = []
+    for number in range(len(gold_ids)):
+        best = best_of[number]
         total += best[0]
         q_total += best[1]
         r_total += best[2]
         rows.append((best[0], best[1], best[2], 1))
         lengths.append(best[3])  # the chosen answer's tokens: its length group (GROUP_TABLES)
-    problems.raise_if_any()
     n = len(gold_ids)
     # The headline: the aggregate of the totals of every id's row (q + r, q, r, 1), summed above in
     # id order as ``per_item.column_totals`` sums them for a resample
@@ -705,14 +719,14 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------
 
 def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
-    """The released test input (id,q,r,s), as it is in the reference data."""
+    """The released test input (id,q,r,s), as it is in the reference data, named ``PUBLIC_INPUT``."""
     import shutil
     source = os.path.join(gold_dir, TEST_INPUT)
     if not os.path.isfile(source):
         return []
     os.makedirs(public_dir, exist_ok=True)
-    shutil.copyfile(source, os.path.join(public_dir, TEST_INPUT))
-    return [TEST_INPUT]
+    shutil.copyfile(source, os.path.join(public_dir, PUBLIC_INPUT))
+    return [PUBLIC_INPUT]
 
 
 def reference_data_problem(folder: str) -> str:
@@ -728,7 +742,9 @@ def reference_data_problem(folder: str) -> str:
 
 def _test_rows(public_dir: str) -> Optional[List[List[str]]]:
     import csv
-    path = os.path.join(public_dir, TEST_INPUT)
+    path = os.path.join(public_dir, PUBLIC_INPUT)
+    if not os.path.isfile(path):
+        path = os.path.join(public_dir, TEST_INPUT)
     if not os.path.isfile(path):
         return None
     with open(path, encoding="utf-8-sig", newline="") as handle:
