@@ -39,6 +39,7 @@ import argparse
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -387,6 +388,8 @@ def _print_outputs(upload: Upload, out_dir: str) -> None:
               "type \"starting kit\" (Resources > Datasets), then choose them in the phase's Public data and "
               "Starting kit fields (Edit competition > Phases); on Codalab v1.5, upload them under My datasets and "
               "choose them in the phase editor's Public data and Starting kit fields" % (label, public, kit))
+        print("  by command, on Codabench: .venv/bin/python codabench.py release COMPETITION %s %s"
+              % (shlex.quote(label), shlex.quote(os.path.dirname(public))))
 
 
 def scorer_wheel(program: Dict[str, bytes], config: Dict[str, Any]) -> Tuple[str, bytes]:

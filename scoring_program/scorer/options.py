@@ -59,7 +59,8 @@ class Options:
     blind: bool
 
     _fields = ("overlapping_predictions", "per_technique_recall", "flc_ignore_techniques", "max_file_bytes",
-               "nlu_max_answer_tokens", "max_spans_per_document", "detailed_results", "interval_resamples")
+               "nlu_max_answer_tokens", "max_spans_per_document", "detailed_results", "interval_resamples",
+               "blind")
     __slots__ = _fields + ("given",)
 
     def __init__(self, **settings: Any) -> None:
