@@ -134,7 +134,7 @@ def test_the_build_refuses_a_later_phase_s_items_in_an_earlier_phase_s_gold(tmp_
                              capture_output=True, text=True, cwd=str(ROOT))
     assert process.returncode != 0 and "Traceback" not in process.stderr + process.stdout
     ids = ", ".join(repr(meme["id"]) for meme in added)
-    assert ("phase Development: dev/semeval2021_t6_st1.json holds 3 items of the later phase Test (ids %s): "
+    assert ("phase Development: dev/semeval2021_t6_st1.json holds 3 items of the later phase Evaluation (ids %s): "
             % ids) in process.stderr, process.stderr
     assert not list((tmp_path / "out").rglob("*.zip"))
 
@@ -271,8 +271,8 @@ def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_pat
 
 
 def test_check_format_names_predictions_for_another_phase_first(tmp_path):
-    """Point 10: the kit's check, given Development predictions and the Test phase's public data
-    (the Test phase's kit holds both), says first, for each file, which phase they were made for."""
+    """Point 10: the kit's check, given Development predictions and the Evaluation phase's public data
+    (the Evaluation phase's kit holds both), says first, for each file, which phase they were made for."""
     import subprocess
     import sys
     from bundle.public_data import derive_public_data
