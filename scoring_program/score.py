@@ -14,7 +14,7 @@ Every track whose gold is in ref/ and whose file is in res/ is scored. Every key
 tracks is written: a track the submission did not enter gets a value that ranks last
 (scorer/report.py); the build makes each of these keys a leaderboard column.
 Exit status 0 when every submitted file was scored, otherwise 1 with one line per problem on
-stderr. Standard library only, Python 3.7 to 3.12.
+stderr. Standard library only, Python 3.7 to 3.13.
 
 On the Codalab v1.5 worker the program stays alive a few seconds after its last write (see
 ``scorer/workers.py``), so that the worker's watcher uploads the complete detailed results.

@@ -280,10 +280,10 @@ def test_the_scoring_program_needs_python_3_7_at_most():
 
 
 def _pythons():
-    """One interpreter per minor version 3.7-3.12 found on this machine (PATH or pyenv)."""
+    """One interpreter per minor version 3.7-3.13 found on this machine (PATH or pyenv)."""
     pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
     found = []
-    for minor in range(7, 13):
+    for minor in range(7, 14):
         candidates = [str(p / "bin" / "python3") for p in sorted(pyenv.glob("3.%d.*" % minor))]
         candidates.append(shutil.which("python3.%d" % minor))
         for candidate in filter(None, candidates):
@@ -296,7 +296,7 @@ def _pythons():
 
 
 @pytest.mark.registry
-@pytest.mark.parametrize("python", _pythons() or [pytest.param(None, marks=pytest.mark.skip("no python3.7-3.12 found"))])
+@pytest.mark.parametrize("python", _pythons() or [pytest.param(None, marks=pytest.mark.skip("no python3.7-3.13 found"))])
 def test_stdlib_tracks_on_every_python_of_the_images(tmp_path, python):
     run = run_score(tmp_path, CARD_REF, STDLIB_SUBMITTED, python=python)
     assert run.returncode == 0, run.stderr
