@@ -171,6 +171,8 @@ SLOW = (
     "tests/test_bundle.py::test_the_kit_readme_zip_command_works_without_a_shell_glob",
     "tests/test_release.py::test_a_three_track_competition_builds_checks_and_scores_only_its_tracks",
     "tests/test_fuzz.py",
+    "tests/test_installed_scorer.py::test_the_command_gives_score_pys_numbers_on_the_real_data",
+    "tests/test_installed_scorer.py::test_the_command_gives_score_pys_numbers_on_the_benchmark_inputs",
     "tests/test_aicup2022_nlu.py::test_degenerate_generated_answers_are_scored_as_the_reference",
     "tests/test_aicup2022_nlu.py::test_the_tokenizer_loads_two_nltk_modules_and_leaves_no_trace",
     "tests/test_aicup2022_nlu.py::test_bit_parallel_lcs_equals_the_dynamic_program",
