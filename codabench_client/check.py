@@ -17,6 +17,9 @@ organiser's token (when given) only finds the keys and submissions to try.
 
 from __future__ import annotations
 
+import io
+import json
+import zipfile
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ranking.names import shown
@@ -25,6 +28,10 @@ from . import resources
 from .site import CodabenchError, HTTPStatusError, Site
 
 PROBE_BYTES = 1 << 16
+# A reference data zip up to this size is read whole to tell a blind phase's stand-in (the public
+# inputs and ``scoring_config.json`` with ``"blind": true``, no answers: what the build uploads for a
+# blind phase) from gold; a larger one is taken for gold.
+STAND_IN_BYTES = 64 << 20
 
 
 def reference_keys(comp: dict) -> List[Tuple[str, str, str]]:
@@ -41,19 +48,34 @@ def reference_keys(comp: dict) -> List[Tuple[str, str, str]]:
     return found
 
 
-def _probe_download(visitor: Site, key: str) -> Tuple[bool, str]:
+def _probe_download(visitor: Site, key: str) -> Tuple[bool, str, bool]:
+    """(taken, how, blind): whether a visitor gets the file, its size or the refusal, and whether
+    it is a blind phase's stand-in (no answers) rather than gold."""
     try:
         with visitor.open("GET", "/datasets/download/%s/" % key, what="the download of %s" % key) as answer:
             data = answer.read(PROBE_BYTES)
             length = answer.headers.get("Content-Length")
+            if data and length and length.isdigit() and int(length) <= STAND_IN_BYTES:
+                data += answer.read(int(length) - len(data) + 1)
     except HTTPStatusError as error:
-        return False, "HTTP %d" % error.code
+        return False, "HTTP %d" % error.code, False
     except CodabenchError as error:
-        return False, str(error)
+        return False, str(error), False
     if not data:
-        return False, "an empty answer"
+        return False, "an empty answer", False
     size = "%s bytes" % length if length else "%d+ bytes" % len(data)
-    return True, size
+    return True, size, _is_blind_stand_in(data)
+
+
+def _is_blind_stand_in(data: bytes) -> bool:
+    """Whether ``data`` is a whole zip whose top-level ``scoring_config.json`` says ``"blind": true``."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            with archive.open("scoring_config.json") as handle:
+                settings = json.loads(handle.read(1 << 16).decode("utf-8"))
+    except (zipfile.BadZipFile, KeyError, ValueError, UnicodeDecodeError, OSError, RuntimeError):
+        return False
+    return isinstance(settings, dict) and settings.get("blind") is True
 
 
 def _probe(visitor: Site, path: str) -> Tuple[bool, object, str]:
@@ -89,10 +111,14 @@ def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
     if not keys:
         say("closed  reference data by key: the competition lists no reference data keys")
     for phase, task, key in keys:
-        taken, how = _probe_download(visitor, key)
+        taken, how, blind = _probe_download(visitor, key)
         seen = ("the competition API shows a visitor this key" if key in visible
                 else "for anyone who has the key")
-        if taken:
+        if taken and blind:
+            say("open    reference data by key: phase %s, task %s: /datasets/download/%s/ gives a visitor a blind "
+                "phase's stand-in, the public inputs without answers (%s; %s)" % (shown(phase), shown(task), key,
+                                                                                   how, seen))
+        elif taken:
             gold_open = True
             say("OPEN    reference data by key: phase %s, task %s: /datasets/download/%s/ gives a visitor the gold "
                 "(%s; %s; codalab/codabench#2345)" % (shown(phase), shown(task), key, how, seen))

@@ -319,6 +319,24 @@ def test_check_reports_the_gold_open_by_key_and_exits_non_zero(fake, capsys):
     assert all(r.endswith(" -") for r in fake.requests if "/datasets/download/" in r or "get_leaderboard" in r)
 
 
+def test_check_tells_a_blind_phases_stand_in_from_gold(fake, capsys):
+    """A blind phase's reference data (the build's stand-in: scoring_config.json says blind, no
+    answers) taken by key is 'open', not gold; the other phase's gold still makes the exit 1."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("scoring_config.json", '{"blind": true}')
+        archive.writestr("semeval2021_t6_st1.json", "[]")
+    comp = fake.add_competition()
+    test_key = comp["phases"][1]["tasks"][0]["public_datasets"][0]["key"]
+    dataset = next(d for d in fake.datasets if d["key"] == test_key)
+    fake.storage[dataset["_path"]] = buffer.getvalue()
+    code, out, err = run(fake, capsys, "check", "1")
+    assert code == 1, err
+    lines = [line for line in out.splitlines() if "reference data by key" in line]
+    assert lines[0].startswith("OPEN    reference data by key: phase Development") and "gives a visitor the gold" in lines[0]
+    assert lines[1].startswith("open    reference data by key: phase Test") and "a blind phase's stand-in" in lines[1]
+
+
 def test_check_when_the_keys_lead_nowhere(fake, capsys):
     comp = fake.add_competition(published=False, hidden_board=True)
     for phase in comp["phases"]:
