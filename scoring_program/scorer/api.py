@@ -18,7 +18,7 @@ import gc
 import os
 from typing import Any, Dict, List, Optional, Tuple
 
-from .options import CONFIG_NAME, Options, apply_settings
+from .options import CONFIG_NAME, Options, apply_settings, read_settings
 from .problems import ProgramError, ReferenceDataError, SubmissionError, capped
 from .signature import track_signature
 
@@ -73,21 +73,12 @@ def scoring_options(reference_dir: Optional[str] = None, settings_file: Optional
     options = Options()
     try:
         for source in sources:
-            options = apply_settings(options, _settings_in(source), source)
+            options = apply_settings(options, read_settings(source), source)
         if settings:
             options = apply_settings(options, dict(settings), "settings")
     except ReferenceDataError as error:
         raise ScoringError([error.public[0]], 2) from None
     return options
-
-
-def _settings_in(path: str) -> Any:
-    import json
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, ValueError) as error:
-        raise ReferenceDataError(["%s: cannot read the settings (%s)" % (path, error)]) from None
 
 
 def _missing(path: str) -> str:

@@ -150,7 +150,8 @@ def _check(options: Options, source: str) -> Options:
     return options
 
 
-def _overrides(path: str) -> Dict[str, Any]:
+def read_settings(path: str) -> Any:
+    """A settings file's JSON; a file that cannot be read or parsed is a ReferenceDataError naming it."""
     try:
         with open(path, encoding="utf-8") as handle:
             values = json.load(handle)
@@ -184,7 +185,7 @@ def load_options(program_dir: str, reference_dir: str) -> Options:
     for folder in (program_dir, reference_dir):
         path = os.path.join(folder, CONFIG_NAME)
         if os.path.isfile(path):
-            options = apply_settings(options, _overrides(path), path)
+            options = apply_settings(options, read_settings(path), path)
     return options
 
 
