@@ -80,9 +80,8 @@ def stand_in_reference(reference_dir: str, work_dir: str) -> Tuple[str, Dict[str
 def blind_scores(phase_tracks: Sequence[str]) -> dict:
     """Every leaderboard key of the phase's tracks with its not-entered value: the same for every
     submission, so the board, hidden or not, shows nothing of any."""
-    from .registry import BY_NAME
-    from .report import not_entered_value
-    return {key: not_entered_value(key) for name in phase_tracks for key in BY_NAME[name].keys}
+    from .report import leaderboard_scores
+    return leaderboard_scores({}, phase_tracks)  # no key scored: each its not-entered value
 
 
 def _size(path: str) -> int:
