@@ -380,7 +380,8 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
                                             results is not None).encode("utf-8"))
         _write(staging, "CITATION.cff", citation_cff(config, meta, wheel_name).encode("utf-8"))
         _write(staging, ".zenodo.json", zenodo_json(config, meta, wheel_name).encode("utf-8"))
-        _write(staging, SUMS, checksums(staging).encode("utf-8"))
+        sums = checksums(staging).encode("utf-8")
+        _write(staging, SUMS, sums)
         if os.path.isdir(out):
             shutil.rmtree(out)
         os.replace(staging, out)
@@ -391,8 +392,7 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
         out, wheel_name, len(tracks), ", ".join(p.folder for p in phases),
         ", ".join(p.folder for p in gold) or "no phase (--gold PHASE adds one)",
         "the final tables" if results is not None else "no final tables (--results DIR adds them)")]
-    with open(os.path.join(out, SUMS), encoding="utf-8") as handle:
-        digest = hashlib.sha256(handle.read().encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(sums).hexdigest()
     lines.append("%s: sha256 %s (check with: cd %s && sha256sum -c %s)" % (os.path.join(out, SUMS), digest, out, SUMS))
     if meta["authors"][0]["name"].startswith("The organisers"):
         lines.append("note: release.yaml still names the authors as 'The organisers...': name them before "
