@@ -57,6 +57,7 @@ from bundle.platforms import (V15_YAML, V2_YAML, competition_tracks, date_lines,
                               solution_name, sorted_phases, v15_yaml, v2_yaml)
 from bundle.public_data import derive_public_data, later_items_problems, public_ids  # noqa: E402
 from bundle.lifecycle import is_blind, lifecycle_lines, lifecycle_problems  # noqa: E402
+from bundle.links import same_folder_problems, tree_problems  # noqa: E402
 from bundle.rules import left_out, pages_to_edit, phase_folder, settings_name, validate  # noqa: E402
 from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
@@ -415,6 +416,11 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
     if problems:
         raise BuildError(problems)
     phases = sorted_phases(config)
+    # nothing read through a link out of the reference data, no pipe opened; no two phases on one folder
+    problems = tree_problems(reference_root, "--reference-data %s" % reference_root) + same_folder_problems(
+        reference_root, [(str(phase["label"]), phase_folder(phase)) for phase in phases])
+    if problems:
+        raise BuildError(problems)
     for line in lifecycle_lines(config, settings):
         print("phases: " + line)
     program = _folder_data(PROGRAM)

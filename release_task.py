@@ -33,9 +33,11 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
+import unicodedata
 from typing import Any, Dict, List, Optional, Sequence
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -44,6 +46,7 @@ sys.path.insert(0, ROOT)
 import yaml  # noqa: E402
 
 import build_bundle  # noqa: E402  (it puts the scoring program on sys.path)
+from bundle.links import tree_problems  # noqa: E402
 from bundle.platforms import competition_tracks, sorted_phases  # noqa: E402
 from bundle.public_data import derive_public_data  # noqa: E402
 from bundle.rules import phase_folder  # noqa: E402
@@ -105,22 +108,93 @@ def chosen_gold(phases: List[Phase], names: Sequence[str]) -> List[Phase]:
     return chosen
 
 
+# CITATION.cff 1.2.0's schema: "url" and "orcid"
+CFF_URL = re.compile(r"^(https|http|ftp|sftp)://.+")
+CFF_ORCID = re.compile(r"^https://orcid\.org/[0-9]{4}-[0-9]{4}-[0-9]{4}-[0-9]{3}[0-9X]$")
+METADATA_KEYS = ("authors", "license", "keywords", "repository")
+AUTHOR_KEYS = ("name", "affiliation", "orcid")
+
+
+def _text_problem(value: Any, where: str) -> str:
+    """Why ``value`` cannot be one line of CITATION.cff or .zenodo.json ('' when it can): a
+    string, not empty, without control characters (a line break, an escape) the YAML of
+    CITATION.cff refuses or a reader would not see."""
+    if not isinstance(value, str):
+        return "%s must be a string, not %s" % (where, "a list" if isinstance(value, list) else
+                                                 "a mapping" if isinstance(value, dict) else repr(value)[:40])
+    if not value.strip():
+        return "%s is empty" % where
+    bad = sorted({c for c in value if unicodedata.category(c) in ("Cc", "Cs") or c in "\u2028\u2029"})
+    if bad:
+        return "%s holds the control character%s %s; write it on one line without them" % (
+            where, "s" if len(bad) > 1 else "", ", ".join("U+%04X" % ord(c) for c in bad[:5]))
+    return ""
+
+
 def release_metadata(path: str = RELEASE_YAML) -> Dict[str, Any]:
-    """release.yaml: authors (name, optional affiliation and orcid), licence, keywords, repository."""
+    """release.yaml: authors (name, optional affiliation and orcid), licence, keywords, repository,
+    validated as CITATION.cff's schema (1.2.0) and Zenodo's deposit metadata define them: each a
+    string (keywords a list of strings), one line, no control characters; one ReleaseError line
+    naming the file and the key otherwise."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            values = yaml.safe_load(handle) or {}
-    except (OSError, yaml.YAMLError) as error:
+        with open(path, "rb") as handle:
+            data = handle.read(1 << 20)
+    except OSError as error:
+        raise ReleaseError("%s: cannot be read (%s)" % (path, error.strerror or error)) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise ReleaseError("%s: line %d, byte %d (0x%02x) is not UTF-8; save the file as UTF-8"
+                           % (path, line, error.start + 1, data[error.start])) from None
+    try:
+        values = yaml.safe_load(text)
+    except yaml.YAMLError as error:
         raise ReleaseError("%s: cannot be read (%s)" % (path, str(error).splitlines()[0])) from None
+    except RecursionError:
+        raise ReleaseError("%s: cannot be read (nested too deeply)" % path) from None
+    values = {} if values is None else values
+    if not isinstance(values, dict):
+        raise ReleaseError("%s: expected the keys %s, found %s" % (path, ", ".join(METADATA_KEYS),
+                                                                    type(values).__name__))
+    unknown = sorted(str(key) for key in values if key not in METADATA_KEYS)
+    if unknown:
+        raise ReleaseError("%s: unknown key %s; the keys: %s" % (path, ", ".join(unknown)[:200], ", ".join(METADATA_KEYS)))
     authors = values.get("authors")
     if not isinstance(authors, list) or not authors or not all(
             isinstance(a, dict) and isinstance(a.get("name"), str) and a["name"].strip() for a in authors):
         raise ReleaseError("%s: authors must be a list of at least one {name: ...} (optional affiliation, orcid)"
                            % path)
-    unknown = sorted(set(values) - {"authors", "license", "keywords", "repository"})
-    if unknown:
-        raise ReleaseError("%s: unknown key %s; the keys: authors, license, keywords, repository"
-                           % (path, ", ".join(unknown)))
+    problems = []
+    for number, author in enumerate(authors, start=1):
+        extra = sorted(str(key) for key in author if key not in AUTHOR_KEYS)
+        if extra:
+            problems.append("authors, entry %d: unknown key %s; the keys: %s"
+                            % (number, ", ".join(extra)[:200], ", ".join(AUTHOR_KEYS)))
+        for key in AUTHOR_KEYS:
+            if key == "name" or author.get(key) is not None:
+                problems.append(_text_problem(author.get(key), "authors, entry %d, %s" % (number, key)))
+    for key in ("license", "repository"):
+        if values.get(key) is not None:
+            problems.append(_text_problem(values[key], key))
+    for key, value, pattern, example in [("repository", values.get("repository"), CFF_URL, "https://..."),
+                                         ] + [("authors, entry %d, orcid" % number, author.get("orcid"), CFF_ORCID,
+                                               "https://orcid.org/0000-0002-1825-0097")
+                                              for number, author in enumerate(authors, start=1)]:
+        if isinstance(value, str) and not _text_problem(value, key) and not pattern.match(value):
+            problems.append("%s: %s is not what CITATION.cff takes (%s)" % (key, json.dumps(value)[:80], example))
+    keywords = values.get("keywords")
+    if keywords is not None:
+        if not isinstance(keywords, list):
+            problems.append("keywords must be a list of strings (one '- keyword' per line), not %s"
+                            % ("a string" if isinstance(keywords, str) else type(keywords).__name__))
+        else:
+            problems += [_text_problem(keyword, "keywords, entry %d" % number)
+                         for number, keyword in enumerate(keywords, start=1)]
+    problems = [problem for problem in problems if problem]
+    if problems:
+        raise ReleaseError("%s: %s%s" % (path, problems[0], " (and %d more problems)" % (len(problems) - 1)
+                                         if len(problems) > 1 else ""))
     return values
 
 
@@ -254,7 +328,8 @@ def readme(config: Dict[str, Any], phases: List[Phase], gold: List[Phase], track
 # --- writing it --------------------------------------------------------------------------------
 
 def _copy_tree(source: str, target: str, problem_prefix: str) -> None:
-    """Regular files and folders of ``source`` (junk left out), in sorted order."""
+    """Regular files and folders of ``source`` (junk left out), in sorted order; the caller has
+    refused links out of the tree and what is not a regular file (``bundle.links.tree_problems``)."""
     for name in sorted(os.listdir(source)):
         if is_junk(name):
             continue
@@ -272,6 +347,9 @@ def check_results(folder: str) -> None:
     """rank_submissions.py's output, scored by this version of the scorer (its CSV signatures)."""
     if not os.path.isdir(folder):
         raise ReleaseError("--results %s: no such folder (rank_submissions.py's --out)" % folder, 2)
+    problems = tree_problems(folder, "--results %s" % folder)
+    if problems:
+        raise ReleaseError(problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""), 2)
     csvs = sorted(name for name in os.listdir(folder) if name.endswith(".csv"))
     if not csvs or not os.path.isfile(os.path.join(folder, "results.md")):
         raise ReleaseError("--results %s: not an output folder of rank_submissions.py (no results.md and "
@@ -302,18 +380,30 @@ def checksums(folder: str) -> str:
             relative = os.path.relpath(path, folder).replace(os.sep, "/")
             if relative == SUMS:
                 continue
+            digest = hashlib.sha256()
             with open(path, "rb") as handle:
-                lines.append("%s  %s\n" % (hashlib.sha256(handle.read()).hexdigest(), relative))
+                for chunk in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(chunk)
+            lines.append("%s  %s\n" % (digest.hexdigest(), relative))
     return "".join(sorted(lines, key=lambda line: line[66:]))
 
 
 def verify(folder: str) -> List[str]:
     """What does not match ``SHA256SUMS`` in ``folder`` (a file changed, missing, or not listed)."""
     path = os.path.join(folder, SUMS)
+    if not os.path.isdir(folder):
+        return ["%s: no such folder" % folder]
+    unreadable = tree_problems(folder, folder)  # no pipe opened, no link followed out of it
+    if unreadable:
+        return unreadable
     if not os.path.isfile(path):
         return ["%s: no %s" % (folder, SUMS)]
-    with open(path, encoding="utf-8") as handle:
-        listed = {line[66:].rstrip("\n"): line[:64] for line in handle if line.strip()}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            listed = {line[66:].rstrip("\n"): line[:64] for line in handle.read(1 << 24).splitlines(True)
+                      if line.strip()}
+    except (OSError, UnicodeDecodeError) as error:
+        return ["%s: cannot be read (%s)" % (path, getattr(error, "strerror", None) or error.__class__.__name__)]
     problems = []
     actual = {line[66:].rstrip("\n"): line[:64] for line in checksums(folder).splitlines(True)}
     for name in sorted(set(listed) | set(actual)):
@@ -342,9 +432,10 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
         if not os.path.isdir(os.path.join(reference_root, phase.folder)):
             raise ReleaseError("--reference-data %s: no folder %s for phase %s"
                                % (reference_root, phase.folder, phase.named), 2)
-    if os.path.isdir(out) and os.listdir(out) and not os.path.isfile(os.path.join(out, SUMS)):
-        raise ReleaseError("--out %s: a folder that holds something other than an earlier release; choose an "
-                           "empty or new folder" % out, 2)
+    check_out(out)
+    problems = tree_problems(reference_root, "--reference-data %s" % reference_root)
+    if problems:
+        raise ReleaseError(problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""), 2)
     program = build_bundle._folder_data(build_bundle.PROGRAM)
     try:
         program.update(vendored_files(cache))
@@ -352,8 +443,15 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
         raise ReleaseError("release: %s" % error) from None
     wheel_name, wheel_bytes = build_bundle.scorer_wheel(program, config)
     parent = os.path.dirname(os.path.abspath(out))
-    os.makedirs(parent, exist_ok=True)
-    staging = tempfile.mkdtemp(prefix=".release-", dir=parent)
+    try:
+        os.makedirs(parent, exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=".release-", dir=parent)
+    except OSError as error:
+        raise ReleaseError("--out %s: cannot be made (%s)" % (out, error.strerror or error), 2) from None
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(staging, 0o777 & ~umask)  # as a folder made by mkdir (mkdtemp makes it 0700)
+    old = ""
     try:
         staged_ref = os.path.join(staging, ".reference")
         build_bundle.stage_reference_data(reference_root, sorted_phases(config), tracks, staged_ref)
@@ -382,12 +480,15 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
         _write(staging, ".zenodo.json", zenodo_json(config, meta, wheel_name).encode("utf-8"))
         sums = checksums(staging).encode("utf-8")
         _write(staging, SUMS, sums)
-        if os.path.isdir(out):
-            shutil.rmtree(out)
+        if os.path.isdir(out):  # an earlier release (check_out): moved aside, then removed
+            old = tempfile.mkdtemp(prefix=".release-old-", dir=parent)
+            os.replace(out, os.path.join(old, "release"))
         os.replace(staging, out)
     finally:
         if os.path.isdir(staging):
             shutil.rmtree(staging)
+        if old:
+            shutil.rmtree(old)
     lines = ["wrote %s: scorer %s, %d cards, public data of %s, gold of %s, %s" % (
         out, wheel_name, len(tracks), ", ".join(p.folder for p in phases),
         ", ".join(p.folder for p in gold) or "no phase (--gold PHASE adds one)",
@@ -398,6 +499,47 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
         lines.append("note: release.yaml still names the authors as 'The organisers...': name them before "
                      "depositing the release")
     return lines
+
+
+RELEASE_FILES = ("README.md", "CITATION.cff", ".zenodo.json")
+
+
+def check_out(out: str) -> None:
+    """--out is a new folder, an empty one, or an earlier release and nothing else: a folder whose
+    every file is listed in its SHA256SUMS with that digest, which lists this tool's own files
+    (README.md, CITATION.cff, .zenodo.json, the scorer's wheel); anything else is refused in one
+    line, before a byte is written (a folder that merely holds a file named SHA256SUMS is someone's)."""
+    if os.path.islink(out):
+        raise ReleaseError("--out %s: is a symbolic link; give the folder itself (a new one, or an earlier "
+                           "release)" % out, 2)
+    if not os.path.lexists(out):
+        return
+    if not os.path.isdir(out):
+        raise ReleaseError("--out %s: is a file, not a folder; give a new folder (or an earlier release to "
+                           "replace)" % out, 2)
+    try:
+        names = os.listdir(out)
+    except OSError as error:
+        raise ReleaseError("--out %s: cannot be read (%s)" % (out, error.strerror or error), 2) from None
+    if not names:
+        return
+    refused = ("--out %s: a folder that holds something other than an earlier release of this tool (%%s); "
+               "nothing was changed: choose an empty or new folder" % out)
+    problems = tree_problems(out, "--out")
+    if any(os.path.islink(os.path.join(root, name)) for root, dirs, files in os.walk(out) for name in dirs + files):
+        problems.append("a symbolic link")
+    if problems:
+        raise ReleaseError(refused % problems[0].replace("--out: ", ""), 2)
+    problems = verify(out)
+    if problems:
+        raise ReleaseError(refused % problems[0], 2)
+    with open(os.path.join(out, SUMS), encoding="utf-8") as handle:
+        listed = {line[66:].rstrip("\n") for line in handle}
+    ours = all(name in listed for name in RELEASE_FILES) and any(
+        name.startswith("scorer/%s-" % PACKAGE) and name.endswith(".whl") for name in listed)
+    if not ours:
+        raise ReleaseError(refused % ("its %s does not list a release's files: %s and the scorer's wheel"
+                                      % (SUMS, ", ".join(RELEASE_FILES))), 2)
 
 
 def _write(root: str, relative: str, data: bytes) -> None:
@@ -434,6 +576,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ReleaseError as error:
         print(str(error), file=sys.stderr)
         return error.code
+    except OSError as error:  # a full disk, a file that vanished: one line, never a traceback
+        print("release_task.py: %s%s" % (error.strerror or error, ": %s" % error.filename if error.filename else ""),
+              file=sys.stderr)
+        return 1
     for line in lines:
         print(line)
     return 0

@@ -41,15 +41,16 @@ def later_items_problems(phases: Sequence[Tuple[str, str, Dict[str, List[str]]]]
     phase: those items would be published (public data, starting kit, sample submission) and scored
     with full details before their phase. ``phases``: (label, reference folder, ``public_ids``) in
     phase order; the line names the earlier phase's gold file (under its folder) and the ids. Two
-    phases with the same items (a Post-Evaluation phase after the Evaluation phase) are not flagged."""
+    phases on the same folder (a Post-Evaluation phase after the Evaluation phase, both on ``test``)
+    are not flagged; two folders with the same items are (a copy of the test gold as ``dev``)."""
     problems: List[str] = []
     for k, (label, folder, ids) in enumerate(phases):
-        for later_label, _, later_ids in phases[k + 1:]:
+        for later_label, later_folder, later_ids in phases[k + 1:]:
             for track in tracks:
                 later = set(later_ids.get(track.filename, ()))
                 shared = [identifier for identifier in ids.get(track.filename, ()) if identifier in later]
-                if not shared or set(ids.get(track.filename, ())) == later:  # none, or the same items again
-                    continue  # (a Post-Evaluation phase re-opens the Evaluation phase's items)
+                if not shared or later_folder == folder:  # none, or the same gold folder by design
+                    continue  # (a Post-Evaluation phase re-opens the Evaluation phase's items on its folder)
                 gold = track.find_gold(folder)
                 where = os.path.join(os.path.basename(folder), os.path.relpath(gold, folder)) if gold else folder
                 listed = ", ".join(repr(identifier)[:60] for identifier in shared[:20])
