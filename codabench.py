@@ -38,6 +38,7 @@ from codabench_client import download as download_module
 from codabench_client import release as release_module
 from codabench_client import resources
 from codabench_client.site import CodabenchError, Site
+from codabench_client.site import identifier as site_id
 from ranking.names import shown
 
 DEFAULT_SITE = "https://www.codabench.org"
@@ -68,9 +69,37 @@ def competitions_of(text: str) -> List[int]:
     return [resources.competition_id(part) for part in text.split(",") if part.strip()]
 
 
+class Scrubbed:
+    """A text stream that never writes the token: whatever a site echoes (a title, an error page,
+    an answer that repeats the request) is printed with ``<token>`` in its place."""
+
+    def __init__(self, stream, token: str) -> None:
+        self.stream, self.token = stream, token
+
+    def write(self, text: str) -> int:
+        return self.stream.write(text.replace(self.token, "<token>"))
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
+
+
 def run(args) -> int:
     token = read_token(args)
-    site = Site(args.site, token, args.timeout)
+    args.token_read = token  # for main's last line, which is printed after the streams are restored
+    if not token:
+        return run_with(args, token)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Scrubbed(sys.stdout, token), Scrubbed(sys.stderr, token)
+    try:
+        return run_with(args, token)
+    except CodabenchError as error:
+        raise CodabenchError(str(error).replace(token, "<token>")) from None
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def run_with(args, token: Optional[str]) -> int:
+    site = Site(args.site, token, args.timeout, args.allow_http)
     if args.command != "check" and not token:
         raise CodabenchError("%s needs the organiser's token: set CODABENCH_TOKEN or give --token-file" % args.command)
     if args.command == "upload":
@@ -79,9 +108,10 @@ def run(args) -> int:
         done = resources.upload_dataset(site, args.bundle, "competition_bundle")
         if "status_id" not in done:
             raise CodabenchError("the site took the file but started no unpacker (no status_id in its answer)")
-        print("uploaded %s (%d bytes); the site unpacks it (status id %s)"
-              % (shown(args.bundle), os.path.getsize(args.bundle), done["status_id"]))
-        identifier = resources.wait_for_unpacker(site, int(done["status_id"]), args.wait)
+        status_id = site_id(done["status_id"], "the site's answer to the upload, status_id")
+        print("uploaded %s (%d bytes); the site unpacks it (status id %d)"
+              % (shown(args.bundle), os.path.getsize(args.bundle), status_id))
+        identifier = resources.wait_for_unpacker(site, status_id, args.wait)
         comp = resources.competition(site, identifier)
         phases = ", ".join("%s (id %s)" % (shown(str(p.get("name", ""))), p.get("id")) for p in comp["phases"])
         print("competition %d: %s/competitions/%d/  %s; phases: %s"
@@ -103,7 +133,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--site", default=os.environ.get("CODABENCH_SITE", DEFAULT_SITE),
                         help="the Codabench site (default: CODABENCH_SITE, else %s)" % DEFAULT_SITE)
     parser.add_argument("--token-file", help="a file holding the organiser's API token (default: CODABENCH_TOKEN)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for each answer (default 60)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="seconds for each answer, whole (default 60; a file gets a second more per 64 KiB)")
+    parser.add_argument("--allow-http", action="store_true",
+                        help="allow an http:// --site on another machine (the token then travels unencrypted; "
+                             "a warning is printed); http to this machine needs no flag")
     commands = parser.add_subparsers(dest="command", required=True)
     upload = commands.add_parser("upload", help="upload a competition bundle and wait for the unpacker")
     upload.add_argument("bundle", help="dist/competition_bundle.zip")
@@ -133,6 +167,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except OSError as error:
         print("codabench: %s%s" % (error.strerror or error, ": " + shown(str(error.filename)) if error.filename else ""),
+              file=sys.stderr)
+        return 1
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError, RecursionError) as error:
+        # a shape of the site's answers no check above foresaw: one line, never a traceback or the token
+        token = getattr(args, "token_read", None) or "\0"
+        print("codabench: %s: the site's answer has a shape this client does not read (%s: %s)"
+              % (args.command, type(error).__name__, shown(str(error), 120).replace(token, "<token>")),
               file=sys.stderr)
         return 1
 

@@ -69,7 +69,8 @@ import pandas as pd
 
 from ranking import PROGRAM_DIR
 from ranking.downloads import (Entry, check_export_meets_download, discover, download_phase, export_descriptions,
-                               export_of_phase, method_descriptions, read_descriptions, read_results_export, read_teams)
+                               export_of_phase, method_descriptions, owners_from_export, read_descriptions,
+                               read_results_export, read_teams, team_key, unmatched_team_rows)
 from ranking.figures import heatmap_figure, ranking_figure
 from ranking.labels import load_labels, primary_column
 from ranking.names import shown, unique_names
@@ -171,15 +172,18 @@ def run(args) -> int:
     phase = download_phase(entries, args.submissions)
     if export is not None:
         export = export_of_phase(export, phase, args.results)
+        owners_from_export(entries, export)
         check_export_meets_download(export, entries, args.results, args.submissions)
     described = descriptions_of(args, found, export)
+    by_key = {team_key(key): team for key, team in teams.items()}
     for entry in entries:
         description = entry.description = described.get(entry.export_key()) or described.get(entry.owner) or {}
         entry.system = description.get("system", "")
         # the team's name: from --teams, else the one its fact sheet gives, else the platform's
-        organisers = next((teams[key] for key in entry.keys() if key in teams), None)
+        organisers = next((by_key[team_key(key)] for key in entry.keys() if team_key(key) in by_key), None)
         entry.claimed = not organisers and bool(description.get("team"))
         entry.team = organisers or description.get("team") or entry.team
+    warnings += unmatched_team_rows(teams, entries, args.teams)
     for name, path in args.baseline:
         entries.append(Entry(name, name, os.path.abspath(path), baseline=True))
     if not entries:

@@ -5,7 +5,9 @@
     OUT/results.json        the results export of the phase (the board and its fact sheets)
     OUT/submissions.csv     id, owner, team (fact sheet), date, status, on the board, file, bytes, sha256
     OUT/failed.txt          what was not downloaded and why (rank_submissions.py lists each line)
-    OUT/codabench_download.json   what is complete (a second run resumes from it)
+    OUT/codabench_download.json   what is complete (a second run resumes from it), and each
+                                   file's submission id, owner and phase as the site lists them:
+                                   rank_submissions.py takes the owners from it, not from the names
 
 The endpoints (read in ``src/apps/api/views/submissions.py``, recorded from a real site):
 ``GET /api/submissions/?phase=<id>`` lists the phase's submissions (every one for a competition
@@ -34,15 +36,17 @@ import re
 import zipfile
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ranking.downloads import (CODABENCH_ENTRY, MAX_EXPORT_MEMBER_BYTES, MAX_MEMBER_BYTES, MAX_MEMBER_RATIO,
-                               RATIO_FLOOR_BYTES, fact_sheet_description)
+from ranking.downloads import (CLIENT_MANIFEST, CODABENCH_ENTRY, MAX_EXPORT_MEMBER_BYTES, MAX_MEMBER_BYTES,
+                               MAX_MEMBER_RATIO, RATIO_FLOOR_BYTES, fact_sheet_description)
 from ranking.names import csv_cell, shown
 
 from . import resources
-from .site import CodabenchError, HTTPStatusError, Site
+from .site import CodabenchError, HTTPStatusError, Site, URLRefused, record, records, text
+from .site import identifier as site_id
 
 SELECT = ("all", "leaderboard", "last")
-MANIFEST = "codabench_download.json"
+MANIFEST = CLIENT_MANIFEST  # also the marker of OUT: a folder without it (and not empty) is not written
+OWN_FILES = ("results.json", "submissions.csv", "failed.txt")
 BATCH = 100  # submissions per download_many call
 CHUNK = 1 << 20
 
@@ -75,14 +79,21 @@ def chosen_submissions(submissions: List[dict], mode: str) -> List[dict]:
     return sorted(last.values(), key=lambda s: int(s["id"]))
 
 
-SAFE_NAME = re.compile(r"[^A-Za-z0-9._@+\-]")
+SAFE_NAME = re.compile(r"[^\w.@+\-]")  # letters and digits of any script stay (josé is not jos_)
+MAX_NAME_BYTES = 200
+
+
+def _cut(name: str, limit: int) -> str:
+    """``name`` cut to at most ``limit`` bytes of UTF-8 (a file name's bound is in bytes)."""
+    return name.encode("utf-8")[:limit].decode("utf-8", "ignore")
 
 
 def local_name(name: str, submission: dict, phase_id: int) -> str:
-    """The file's name in OUT: the platform's bulk name (``: / \\`` and anything outside a
-    plain set of characters as ``_``, as the browser saves it); made from the submission's own
-    fields when the site's name does not have that shape or another id."""
-    safe = SAFE_NAME.sub("_", name)[:200]
+    """The file's name in OUT: the platform's bulk name (``: / \\`` and anything but letters,
+    digits and ``. _ @ + -`` as ``_``, as the browser saves it); made from the submission's own
+    fields when the site's name does not have that shape or another id. The owner is recorded in
+    the manifest from the site's record: the name is for people, never parsed for it."""
+    safe = _cut(SAFE_NAME.sub("_", name), MAX_NAME_BYTES)
     match = CODABENCH_ENTRY.match(safe)
     if match and match.group(1) == str(submission["id"]) and not safe.startswith("."):
         return safe
@@ -91,8 +102,8 @@ def local_name(name: str, submission: dict, phase_id: int) -> str:
         stamp = datetime.datetime.fromisoformat(when.replace("Z", "+00:00")).strftime("%Y-%m-%d_%M-%S")
     except ValueError:
         stamp = "0000-00-00_00-00"
-    file_name = SAFE_NAME.sub("_", str(submission.get("filename") or "submission.zip"))[-100:]
-    owner = SAFE_NAME.sub("_", str(submission.get("owner") or "unknown"))[:60]
+    file_name = SAFE_NAME.sub("_", str(submission.get("filename") or "submission.zip"))[-60:]
+    owner = _cut(SAFE_NAME.sub("_", str(submission.get("owner") or "unknown")), 60)
     return "%s_%s_PhaseId%d_%s_%s" % (submission["id"], owner, phase_id, stamp, file_name)
 
 
@@ -104,21 +115,23 @@ def file_urls(site: Site, chosen: List[dict], phase_id: int) -> Dict[int, Tuple[
     try:
         for start in range(0, len(ids), BATCH):
             batch = ids[start:start + BATCH]
-            answer = site.call("POST", "/api/submissions/download_many/", {"pks": batch},
-                               what="the file list of submissions %d-%d" % (batch[0], batch[-1]))
-            for item in answer if isinstance(answer, list) else []:
-                head = str(item.get("name", "")).split("_", 1)[0]
-                if head.isdigit() and int(head) in by_id and item.get("url"):
-                    found[int(head)] = (local_name(str(item["name"]), by_id[int(head)], phase_id), str(item["url"]))
+            what = "the file list of submissions %d-%d" % (batch[0], batch[-1])
+            answer = site.call("POST", "/api/submissions/download_many/", {"pks": batch}, what=what)
+            for number, item in enumerate(records(answer, what), start=1):
+                name = text(item.get("name", ""), "%s, item %d, name" % (what, number))
+                head = name.split("_", 1)[0]
+                if head.isdigit() and len(head) < 19 and int(head) in by_id and item.get("url"):
+                    found[int(head)] = (local_name(name, by_id[int(head)], phase_id),
+                                        text(item["url"], "%s, item %d, url" % (what, number)))
     except HTTPStatusError as error:
         if error.code not in (400, 404, 405):
             raise
-    for identifier in ids:  # a site without download_many, or a submission it left out
-        if identifier not in found:
-            details = site.get("/api/submissions/%d/get_details/" % identifier,
-                               what="submission %d's files" % identifier) or {}
+    for wanted in ids:  # a site without download_many, or a submission it left out
+        if wanted not in found:
+            what = "submission %d's files" % wanted
+            details = record(site.get("/api/submissions/%d/get_details/" % wanted, what=what) or {}, what)
             if details.get("data_file"):
-                found[identifier] = (local_name("", by_id[identifier], phase_id), str(details["data_file"]))
+                found[wanted] = (local_name("", by_id[wanted], phase_id), text(details["data_file"], what + ", data_file"))
     return found
 
 
@@ -147,6 +160,10 @@ def fetch(site: Site, url: str, path: str, shown_as: str) -> int:
         if error.code in (403, 404, 410):
             raise FileProblem(str(error)) from None
         raise Stopped(str(error)) from None
+    except FileProblem:
+        raise
+    except URLRefused as error:  # a URL the client does not open (file:, ...): this file, never retried
+        raise FileProblem(str(error), retry=False) from None
     except CodabenchError as error:
         raise Stopped(str(error)) from None
     with answer:
@@ -173,6 +190,8 @@ def fetch(site: Site, url: str, path: str, shown_as: str) -> int:
                         os.remove(part)
                         raise FileProblem("%s: more than %d bytes; refused" % (shown_as, MAX_MEMBER_BYTES), retry=False)
                     target.write(chunk)
+        except CodabenchError as error:  # the answer's deadline passed
+            raise Stopped(str(error)) from None
         except (http.client.HTTPException, ConnectionError, TimeoutError, OSError) as error:
             if isinstance(error, OSError) and getattr(error, "filename", None):
                 raise  # our own disk: not the site's doing
@@ -208,16 +227,67 @@ def _write_atomic(path: str, data: bytes) -> None:
     os.replace(temporary, path)
 
 
+def checked_submission(submission: dict, what: str) -> dict:
+    """A listed submission with the fields the download reads in their shapes: ``id`` an id,
+    ``owner`` and ``status`` strings (or absent); one CodabenchError line otherwise."""
+    where = "%s, submission %s" % (what, shown(repr(submission.get("id")), 30))
+    submission["id"] = site_id(submission.get("id"), where + ", id")
+    for key in ("owner", "status", "filename", "created_when"):
+        if submission.get(key) is not None:
+            text(submission[key], "%s, %s" % (where, key))
+    return submission
+
+
+def check_out(out: str) -> None:
+    """OUT is new, empty, or an earlier download of this tool (its manifest) holding nothing but
+    what the tool writes: anything else is one line, before a byte is written."""
+    if os.path.islink(out) or (os.path.lexists(out) and not os.path.isdir(out)):
+        raise CodabenchError("OUT %s: is not a folder; give a new folder (or an earlier download to resume)"
+                             % shown(out))
+    if not os.path.isdir(out):
+        return
+    try:
+        names = os.listdir(out)
+    except OSError as error:
+        raise CodabenchError("OUT %s: cannot be read (%s)" % (shown(out), error.strerror or error)) from None
+    if names and MANIFEST not in names:
+        raise CodabenchError("OUT %s: a folder that holds files of its own (%s); give a new or empty folder "
+                             "(or an earlier download to resume)" % (shown(out), shown(sorted(names)[0])))
+    if not names:
+        return
+    manifest = _read_manifest(out)
+    ours = {entry.get("name") for entry in manifest["files"].values() if isinstance(entry, dict)}
+    for name in names:
+        path = os.path.join(out, name)
+        written = name in (MANIFEST, MANIFEST + ".tmp") or name in OWN_FILES or name in ours or \
+            (name.endswith(".tmp") and name[:-4] in OWN_FILES) or \
+            (name.endswith(".part") and CODABENCH_ENTRY.match(name[:-5]) is not None)
+        if not written or os.path.islink(path) or not os.path.isfile(path):
+            raise CodabenchError("OUT %s: holds %s, which this tool did not write; give a new or empty folder "
+                                 "(nothing was changed)" % (shown(out), shown(name)))
+
+
+def _read_manifest(out: str) -> dict:
+    path = os.path.join(out, MANIFEST)
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) > 64 << 20:
+            raise ValueError("not a regular file of a sensible size")
+        with open(path, encoding="utf-8") as handle:
+            manifest = json.load(handle)
+        if not isinstance(manifest, dict) or not isinstance(manifest.get("files", {}), dict):
+            raise ValueError("not this tool's manifest")
+    except (OSError, ValueError, RecursionError) as error:
+        raise CodabenchError("OUT %s: %s cannot be read (%s); give a new folder"
+                             % (shown(out), MANIFEST, shown(str(error), 120))) from None
+    return manifest
+
+
 def _load_manifest(out: str, site: Site, comp_id: int, phase_id: int) -> dict:
     path = os.path.join(out, MANIFEST)
     fresh = {"site": site.base, "competition": comp_id, "phase": phase_id, "files": {}}
     if not os.path.exists(path):
         return fresh
-    try:
-        with open(path, encoding="utf-8") as handle:
-            manifest = json.load(handle)
-    except (OSError, ValueError):
-        return fresh
+    manifest = _read_manifest(out)
     if (manifest.get("site"), manifest.get("competition"), manifest.get("phase")) != (site.base, comp_id, phase_id):
         raise CodabenchError("%s holds a download of competition %s phase %s from %s: give another folder"
                              % (shown(out), manifest.get("competition"), manifest.get("phase"),
@@ -242,14 +312,18 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
     """Download; 0 when every chosen submission is in OUT (or refused, with its reason), 1 otherwise."""
     comp = resources.competition(site, comp_id)
     phase = resources.phase_of(comp, phase_arg)
-    phase_id = int(phase["id"])
-    listed = [s for s in site.pages("/api/submissions/", what="the submissions of phase %d" % phase_id, phase=phase_id)
-              if str(s.get("phase")) == str(phase_id)]
+    phase_id = site_id(phase["id"], "the phase's id")
+    check_out(out)
+    what = "the submissions of phase %d" % phase_id
+    listed = [checked_submission(s, what) for s in site.pages("/api/submissions/", what=what, phase=phase_id)]
+    listed = [s for s in listed if str(s.get("phase")) == str(phase_id)]
     chosen = chosen_submissions(listed, mode)
     # the export first: only a competition admin may take it, and anyone else's token lists only
     # their own submissions (a count that would look complete)
     export = site.call("GET", "/api/competitions/%d/results.json?phase=%d" % (comp_id, phase_id),
                        what="the results export of phase %d" % phase_id)
+    if export is not None:
+        record(export, "the results export of phase %d" % phase_id)
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as error:
@@ -259,6 +333,9 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
     say("competition %d, phase %s (id %d): %d submissions listed, %d chosen (--select %s)"
         % (comp_id, shown(str(phase.get("name", ""))), phase_id, len([s for s in listed if not s.get("parent")]),
            len(chosen), mode))
+    for submission in chosen:  # the owner as the site lists it (an earlier run's entries too)
+        if isinstance(files.get(str(submission["id"])), dict):
+            files[str(submission["id"])].update(owner=str(submission.get("owner") or ""), phase=phase_id)
     todo = [s for s in chosen if not _complete(out, files.get(str(s["id"])))]
     already = len(chosen) - len(todo)
     urls = file_urls(site, todo, phase_id) if todo else {}
@@ -286,7 +363,8 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
         except Stopped as stop:
             stopped = str(stop)
             break
-        files[str(identifier)] = {"name": name, "bytes": size, "sha256": resources.sha256_of(path)}
+        files[str(identifier)] = {"name": name, "bytes": size, "sha256": resources.sha256_of(path),
+                                  "owner": str(submission.get("owner") or ""), "phase": phase_id}
         fetched += 1
         _save_manifest(out, manifest)
     _save_manifest(out, manifest)

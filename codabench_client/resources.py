@@ -23,7 +23,7 @@ from typing import Callable, Dict, List, Optional
 
 from ranking.names import shown
 
-from .site import CodabenchError, Site
+from .site import CodabenchError, Site, identifier, record, records
 
 COMPETITION_URL = re.compile(r"/competitions/(\d+)/?")
 
@@ -39,10 +39,25 @@ def competition_id(text: str) -> int:
     raise CodabenchError("competition %s: expected its id (a number) or its page's URL" % shown(text))
 
 
-def competition(site: Site, identifier: int) -> dict:
-    answer = site.get("/api/competitions/%d/" % identifier, what="competition %d" % identifier)
+def competition(site: Site, comp_id: int) -> dict:
+    answer = site.get("/api/competitions/%d/" % comp_id, what="competition %d" % comp_id)
     if not isinstance(answer, dict) or not isinstance(answer.get("phases"), list):
-        raise CodabenchError("competition %d: the site's answer has no phases" % identifier)
+        raise CodabenchError("competition %d: the site's answer has no phases" % comp_id)
+    return checked_competition(answer, "competition %d" % comp_id)
+
+
+def checked_competition(answer: dict, what: str) -> dict:
+    """The competition's answer when every part the client reads has its shape (phases, their ids,
+    tasks and datasets, boards: objects, lists, ids); one CodabenchError line naming the part."""
+    for number, phase in enumerate(records(answer.get("phases"), what + ", phases"), start=1):
+        where = "%s, phase %d" % (what, number)
+        identifier(phase.get("id"), where + ", id")
+        for kind in ("public_data", "starting_kit"):
+            if phase.get(kind) is not None:
+                record(phase[kind], "%s, %s" % (where, kind))
+        for task_number, task in enumerate(records(phase.get("tasks"), where + ", tasks"), start=1):
+            records(task.get("public_datasets"), "%s, task %d, public_datasets" % (where, task_number))
+    records(answer.get("leaderboards"), what + ", leaderboards")
     return answer
 
 
@@ -83,7 +98,8 @@ def upload_dataset(site: Site, path: str, kind: str, name: Optional[str] = None,
         metadata["name"] = name
     metadata.update(extra or {})
     created = site.call("POST", "/api/datasets/", metadata, what="creating the dataset for %s" % shown(file_name))
-    if not isinstance(created, dict) or not created.get("key") or not created.get("sassy_url"):
+    if not isinstance(created, dict) or not isinstance(created.get("key"), str) or not created.get("key") \
+            or not isinstance(created.get("sassy_url"), str) or not created.get("sassy_url"):
         raise CodabenchError("creating the dataset for %s: the site gave no upload URL" % shown(file_name))
     key = created["key"]
     left = ("dataset %s (%s) was created but holds no file: delete it under Resources > Datasets, or leave it, "
@@ -93,14 +109,14 @@ def upload_dataset(site: Site, path: str, kind: str, name: Optional[str] = None,
     try:
         with site.open("PUT", created["sassy_url"], data, {"Content-Type": "application/zip"},
                        what="uploading %s to the site's storage" % shown(file_name)) as answer:
-            answer.read()
+            answer.read(1 << 20)
     except CodabenchError as error:
         raise CodabenchError("%s; %s" % (error, left)) from None
     try:
         done = site.call("PUT", "/api/datasets/completed/%s/" % key, what="completing the upload of %s" % shown(file_name))
     except CodabenchError as error:
         raise CodabenchError("%s; %s" % (error, left.replace("holds no file", "was not marked complete"))) from None
-    result = dict(done or {})
+    result = dict(record(done, "completing the upload of %s" % shown(file_name)) if done is not None else {})
     result.setdefault("key", key)
     return result
 
@@ -110,11 +126,11 @@ def wait_for_unpacker(site: Site, status_id: int, timeout: float, poll: float = 
     """The competition the unpacker made from a bundle; its error (``details``) in one line."""
     waited = 0.0
     while True:
-        state = site.get("/api/competitions/%d/creation_status/" % status_id,
-                         what="the unpacker's status (status id %d)" % status_id) or {}
+        what = "the unpacker's status (status id %d)" % status_id
+        state = record(site.get("/api/competitions/%d/creation_status/" % status_id, what=what) or {}, what)
         status = state.get("status")
         if status == "Finished" and state.get("resulting_competition"):
-            return int(state["resulting_competition"])
+            return identifier(state["resulting_competition"], what + ", resulting_competition")
         if status == "Failed":
             details = " ".join(str(state.get("details") or "no details").split())
             raise CodabenchError("the site could not unpack the bundle: %s" % shown(details, 400))

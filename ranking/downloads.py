@@ -30,6 +30,7 @@ import io
 import json
 import os
 import re
+import unicodedata
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -50,6 +51,10 @@ MAX_MEMBER_BYTES = 300 * 1000 * 1000
 MAX_MEMBER_RATIO = 100
 RATIO_FLOOR_BYTES = 1 << 20  # below this size any ratio is harmless
 
+# codabench.py download's manifest in its OUT: each file's submission id, owner and phase as the
+# site lists them. Where it is, the owners come from it, never from the file names (an owner named
+# "alice_PhaseId7_2027-03-02_00-00_x" would otherwise read as alice).
+CLIENT_MANIFEST = "codabench_download.json"
 CODABENCH_ENTRY = re.compile(r"^(\d+)_(.+?)_PhaseId(\d+)_(\d{4}-\d{2}-\d{2}_\d{2}-\d{2})_(.*)$", re.S)
 # The owner of a v1.5 team's submission: "Team <name>", as v1.5 names its files. A team name is
 # free text, a user name cannot hold a space: "Team alice" is never the user alice.
@@ -143,6 +148,7 @@ def discover(path: str) -> Download:
             name = os.path.basename(os.path.normpath(path))
             found.entries.append(Entry(name, name, path))
             return found
+        listed = client_records(path) if CLIENT_MANIFEST in names else {}
         for name in names:
             full = os.path.join(path, name)
             if name == "failed.txt":
@@ -153,6 +159,8 @@ def discover(path: str) -> Download:
                 continue
             elif os.path.isdir(full) or name.lower().endswith(".zip"):
                 entry = describe_entry(name)
+                if name in listed:
+                    entry = site_entry(*listed[name])
                 entry.source = full
                 found.entries.append(entry)
         found.platform = _kind(found.entries, names)
@@ -183,6 +191,46 @@ def discover(path: str) -> Download:
     found.entries.sort(key=_platform_order)
     _name_files_apart(found.entries)
     return found
+
+
+def site_entry(identifier: str, owner: str, phase: str) -> Entry:
+    """An Entry of a Codabench submission from the site's own record (id, owner, phase)."""
+    return Entry(identifier, owner, "", platform_id=identifier, owner=owner, order=int(identifier), phase=phase)
+
+
+def client_records(folder: str) -> Dict[str, Tuple[str, str, str]]:
+    """File name -> (submission id, owner, phase id) from codabench.py download's manifest; {} when
+    it cannot be read or its entries lack an owner (an older client's: the names are parsed)."""
+    path = os.path.join(folder, CLIENT_MANIFEST)
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) > 64 << 20:
+            return {}
+        with open(path, encoding="utf-8") as handle:
+            manifest = json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return {}
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    found: Dict[str, Tuple[str, str, str]] = {}
+    for identifier, entry in (files.items() if isinstance(files, dict) else ()):
+        if not (isinstance(entry, dict) and str(identifier).isdigit() and isinstance(entry.get("name"), str)
+                and isinstance(entry.get("owner"), str) and entry["owner"]):
+            continue
+        phase = entry.get("phase", manifest.get("phase"))
+        found[entry["name"]] = (str(identifier), entry["owner"], str(phase) if str(phase).isdigit() else "")
+    return found
+
+
+def owners_from_export(entries: List[Entry], export: List["ExportEntry"]) -> None:
+    """The owner of each Codabench submission on the board as the results export names it (the
+    site's ``<owner>-<submission id>``), over what its bulk file name seemed to say: an owner's
+    name may hold ``_PhaseId7_...`` and read as another's."""
+    owner_of = {entry.submission_id: entry.owner for entry in export}
+    for entry in entries:
+        owner = owner_of.get(entry.platform_id) if entry.platform_id else None
+        if owner is not None and owner != entry.owner:
+            if entry.team == entry.owner:
+                entry.team = owner
+            entry.owner = owner
 
 
 def _name_files_apart(entries: List[Entry]) -> None:
@@ -304,6 +352,27 @@ def read_teams(path: str) -> Tuple[Dict[str, str], List[str]]:
             continue
         teams[row[0].strip()] = row[1].strip()
     return teams, warnings
+
+
+def team_key(text: str) -> str:
+    """A --teams key as it is matched: stripped, in Unicode's composed form (NFC: "josé" typed on
+    one keyboard or another, or decoded from Windows-1252, is one key)."""
+    return unicodedata.normalize("NFC", text.strip())
+
+
+def unmatched_team_rows(teams: Dict[str, str], entries: List[Entry], path: Optional[str], limit: int = 50
+                        ) -> List[str]:
+    """One warning per --teams row whose key names no submission of the download (by id, name,
+    file name or owner): its team name is not applied, and the organiser is told which."""
+    known = {team_key(key) for entry in entries for key in entry.keys()}
+    missing = [key for key in teams if team_key(key) not in known]
+    lines = ["--teams %s: %s names no submission of the download (no id, file name or owner is %s); the team "
+             "name %s is not applied" % (shown(path or ""), shown(key), shown(key), shown(teams[key]))
+             for key in missing[:limit]]
+    if len(missing) > limit:
+        lines.append("--teams %s: ... and %d more rows that name no submission" % (shown(path or ""),
+                                                                                 len(missing) - limit))
+    return lines
 
 
 @dataclass
