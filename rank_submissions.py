@@ -83,6 +83,7 @@ from ranking.tables import (Report, board_frame, index_html, latex, markdown, nu
 from scorer.options import load_options
 from scorer.registry import BY_NAME, TRACKS
 from scorer.signature import track_signature
+from scorer.blind import not_gold
 from scorer.in_process import ReferenceDataProblem
 from scorer.resampling import LEADERBOARDS
 
@@ -111,6 +112,20 @@ def parse_baseline(text: str) -> Tuple[str, str]:
     if not name or not os.path.exists(path):
         raise argparse.ArgumentTypeError("expected NAME=PATH with an existing PATH, found %r" % text)
     return name, path
+
+
+def check_gold_content(reference_dir: str, given: str) -> None:
+    """--ref must hold gold: a blind phase's stand-in (the public inputs with placeholder answers)
+    or a phase's public input is refused by what it holds (``scorer.blind.not_gold``), whatever
+    settings file lies beside it."""
+    with tempfile.TemporaryDirectory(prefix="rank-submissions-gold-") as work:
+        refused = not_gold(reference_dir, work)
+    if refused:
+        track, why = refused[0]
+        raise SystemExit("rank_submissions: --ref %s: the %s gold there is %s; re-score on the phase's gold "
+                         "(--ref reference_data/<phase folder>)%s"
+                         % (shown(given), track.name, why, " (and %d more tracks)" % (len(refused) - 1)
+                            if len(refused) > 1 else ""))
 
 
 def check_out(path: str) -> None:
@@ -155,6 +170,7 @@ def run(args) -> int:
     if not os.path.isdir(reference_dir):
         raise SystemExit("rank_submissions: --ref %s: not a folder" % shown(args.ref))
     # Everything an organiser passes is checked before any scoring.
+    check_gold_content(reference_dir, args.ref)
     check_out(args.out)
     warnings: List[str] = []
     teams: Dict[str, str] = {}

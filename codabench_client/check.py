@@ -18,16 +18,21 @@ organiser's token (when given) only finds the keys and submissions to try.
 from __future__ import annotations
 
 import io
-import json
+import os
+import re
+import shutil
+import tempfile
 import zipfile
+import zlib
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ranking.names import shown
 
 from . import resources
-from .site import CodabenchError, HTTPStatusError, Site
+from .site import CodabenchError, HTTPStatusError, Site, identifier
 
 PROBE_BYTES = 1 << 16
+DATASET_KEY = re.compile(r"^[0-9A-Za-z-]{1,64}$")  # a uuid: nothing that makes another path of the site
 # A reference data zip up to this size is read whole to tell a blind phase's stand-in (the public
 # inputs and ``scoring_config.json`` with ``"blind": true``, no answers: what the build uploads for a
 # blind phase) from gold; a larger one is taken for gold.
@@ -42,7 +47,8 @@ def reference_keys(comp: dict) -> List[Tuple[str, str, str]]:
         for task in phase.get("tasks") or []:
             for data in task.get("public_datasets") or []:
                 key = data.get("key")
-                if data.get("type") == "reference_data" and key and key not in seen:
+                if data.get("type") == "reference_data" and isinstance(key, str) and DATASET_KEY.match(key) \
+                        and key not in seen:
                     seen.add(key)
                     found.append((str(phase.get("name", "")), str(task.get("name", "")), str(key)))
     return found
@@ -67,15 +73,50 @@ def _probe_download(visitor: Site, key: str) -> Tuple[bool, str, bool]:
     return True, size, _is_blind_stand_in(data)
 
 
-def _is_blind_stand_in(data: bytes) -> bool:
-    """Whether ``data`` is a whole zip whose top-level ``scoring_config.json`` says ``"blind": true``."""
+MAX_STAND_IN_MEMBERS = 100000
+
+
+def _unpack(data: bytes, folder: str) -> bool:
+    """The zip ``data`` into ``folder`` (regular files only, no name out of it, bounded in count and
+    size); False when it is no such zip."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            with archive.open("scoring_config.json") as handle:
-                settings = json.loads(handle.read(1 << 16).decode("utf-8"))
-    except (zipfile.BadZipFile, KeyError, ValueError, UnicodeDecodeError, OSError, RuntimeError):
+            members = archive.infolist()
+            if len(members) > MAX_STAND_IN_MEMBERS or sum(m.file_size for m in members) > 4 * STAND_IN_BYTES:
+                return False
+            root = os.path.realpath(folder)
+            for member in members:
+                name = member.filename.replace("\\", "/")
+                target = os.path.realpath(os.path.join(folder, *[part for part in name.split("/") if part]))
+                if not target.startswith(root + os.sep) or ".." in name.split("/"):
+                    return False
+                if member.is_dir():
+                    os.makedirs(target, exist_ok=True)
+                    continue
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with archive.open(member) as source, open(target, "wb") as handle:
+                    shutil.copyfileobj(source, handle, 1 << 20)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError, RuntimeError, zlib.error):
         return False
-    return isinstance(settings, dict) and settings.get("blind") is True
+    return True
+
+
+def _is_blind_stand_in(data: bytes) -> bool:
+    """Whether ``data`` is a whole zip whose every track's gold holds no answers: each is, byte for
+    byte, the stand-in its own public inputs make (``scorer.blind.gold_without_answers``; what the
+    build uploads for a blind phase). Decided by what the zip holds, never by its
+    ``scoring_config.json``: the real gold beside ``"blind": true`` is gold. A zip with no gold of
+    any track, or that cannot be read, is not called harmless."""
+    from scorer.blind import gold_without_answers
+    from scorer.registry import TRACKS
+    with tempfile.TemporaryDirectory(prefix="codabench-check-") as work:
+        folder = os.path.join(work, "ref")
+        os.makedirs(folder)
+        if not _unpack(data, folder):
+            return False
+        tracks = [track for track in TRACKS if track.find_gold(folder) is not None]
+        return bool(tracks) and all(gold_without_answers(track, folder, os.path.join(work, "derived"))
+                                    for track in tracks)
 
 
 def _probe(visitor: Site, path: str) -> Tuple[bool, object, str]:
@@ -127,7 +168,8 @@ def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
     hidden = any(board.get("hidden") for board in comp.get("leaderboards") or [])
     for phase in comp.get("phases") or []:
         ok, answer, how = _probe(visitor, "/api/phases/%s/get_leaderboard/" % phase.get("id"))
-        rows = len(answer.get("submissions") or []) if ok and isinstance(answer, dict) else 0
+        rows = len(answer["submissions"]) if ok and isinstance(answer, dict) and \
+            isinstance(answer.get("submissions"), list) else 0
         what = "board of phase %s" % shown(str(phase.get("name", "")))
         if ok and hidden:
             say("OPEN    %s (hidden in the editor): get_leaderboard gives a visitor %d rows" % (what, rows))
@@ -158,11 +200,15 @@ def _a_submission(site: Site, comp: dict) -> Optional[int]:
     """A finished submission of the competition (the newest), as the organiser lists them."""
     if not site.token:
         return None
-    for phase in sorted(comp.get("phases") or [], key=lambda p: -int(p.get("index") or 0)):
+    def index(phase: dict) -> int:
+        value = phase.get("index")
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    for phase in sorted(comp.get("phases") or [], key=lambda p: -index(p)):
         found: Dict[int, dict] = {}
         for item in site.pages("/api/submissions/", what="the submissions", phase=phase.get("id")):
             if item.get("status") == "Finished" and not item.get("parent"):
-                found[int(item["id"])] = item
+                found[identifier(item.get("id"), "the submissions, id")] = item
         if found:
             return max(found)
     return None

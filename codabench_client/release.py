@@ -13,12 +13,13 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import stat
 from typing import Callable, Dict, List, Tuple
 
 from ranking.names import shown
 
 from . import resources
-from .site import CodabenchError, Site
+from .site import CodabenchError, Site, identifier
 
 # (phase field = dataset type, what the file name holds, as the site names the type)
 KINDS = (("public_data", "public_data", "public data"), ("starting_kit", "starting_kit", "starting kit"))
@@ -35,8 +36,18 @@ def release_files(folder: str) -> Dict[str, str]:
     found: Dict[str, str] = {}
     for name in names:
         path = os.path.join(folder, name)
-        if name.startswith(".") or os.path.isdir(path):
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError as error:
+            raise CodabenchError("release folder %s: %s cannot be read (%s)"
+                                 % (shown(folder), shown(name), error.strerror or error)) from None
+        if name.startswith(".") or stat.S_ISDIR(mode):
             continue
+        if not stat.S_ISREG(mode):  # a FIFO would block the upload's read for good; a link may lead anywhere
+            kind = "a symbolic link" if stat.S_ISLNK(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode) \
+                else "not a regular file"
+            raise CodabenchError("release folder %s: %s is %s; the release is read from regular files only"
+                                 % (shown(folder), shown(name), kind))
         kinds = [kind for kind, marker, _ in KINDS if marker in name.lower()]
         if not name.lower().endswith(".zip") or len(kinds) != 1:
             raise CodabenchError("release folder %s: %s is neither a public data zip (*public_data*.zip) nor a "
@@ -83,7 +94,7 @@ def _dataset_id(site: Site, kind: str, key: str) -> int:
              if d.get("key") == key]
     if not found:
         raise CodabenchError("dataset %s was uploaded but the site does not list it among your datasets" % key)
-    return int(found[0]["id"])
+    return identifier(found[0].get("id"), "dataset %s, id" % key)
 
 
 def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: bool = False,
@@ -113,7 +124,7 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
         if isinstance(current, dict) and tag in str(current.get("description") or ""):
             tell("%s: %s already %s (dataset %s): unchanged" % (where, label, shown(current.get("name", ""), 300),
                                                                 current.get("key")))
-            expected[kind] = (int(current["id"]), str(current.get("key")))
+            expected[kind] = (identifier(current.get("id"), "%s, %s, id" % (where, kind)), str(current.get("key")))
             continue
         # one uploaded for this phase by a run that stopped before setting it (the same file for
         # another competition, e.g. two tracks with the same inputs, gets its own dataset and name)
@@ -121,7 +132,7 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
         earlier = [d for d in resources.my_datasets(site, kind)
                    if tag in str(d.get("description") or "") and mark in str(d.get("description") or "")]
         if earlier:
-            dataset_id, key = int(earlier[0]["id"]), str(earlier[0]["key"])
+            dataset_id, key = identifier(earlier[0].get("id"), "your %s datasets, id" % label), str(earlier[0].get("key"))
             tell("%s: %s %s was uploaded before (dataset %s): reused" % (where, label, shown(os.path.basename(path)), key))
         else:
             # unique per competition and content: the site refuses a second dataset of the same name
@@ -130,7 +141,7 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
             description = ("%s of phase %s of competition %d (%s), released %s by codabench.py from %s; %s"
                            % (label, phase_name, comp_id, title, today, os.path.basename(path), tag))
             done = resources.upload_dataset(site, path, kind, name=name, description=description[:1000])
-            key = str(done["key"])
+            key = str(done.get("key"))
             dataset_id = _dataset_id(site, kind, key)
             tell("%s: uploaded %s (%d bytes) as %s dataset %s, \"%s\"" % (where, shown(os.path.basename(path)),
                                                                           os.path.getsize(path), label, key, name))

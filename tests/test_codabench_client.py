@@ -10,6 +10,7 @@ import json
 import os
 import re
 import zipfile
+from pathlib import Path
 
 import sys
 
@@ -319,13 +320,19 @@ def test_check_reports_the_gold_open_by_key_and_exits_non_zero(fake, capsys):
     assert all(r.endswith(" -") for r in fake.requests if "/datasets/download/" in r or "get_leaderboard" in r)
 
 
-def test_check_tells_a_blind_phases_stand_in_from_gold(fake, capsys):
+def test_check_tells_a_blind_phases_stand_in_from_gold(fake, capsys, tmp_path):
     """A blind phase's reference data (the build's stand-in: scoring_config.json says blind, no
-    answers) taken by key is 'open', not gold; the other phase's gold still makes the exit 1."""
+    answers) taken by key is 'open', not gold; the other phase's gold still makes the exit 1. The
+    stand-in is told by what it holds (issue 38): the one the scoring program derives from the
+    test gold, as the build uploads it."""
+    from scorer.blind import stand_in_reference
+    folder, _ = stand_in_reference(str(ROOT / "reference_data" / "test"), str(tmp_path))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("scoring_config.json", '{"blind": true}')
-        archive.writestr("semeval2021_t6_st1.json", "[]")
+        for path in sorted(Path(folder).rglob("*")):
+            if path.is_file():
+                archive.write(str(path), str(path.relative_to(folder)))
     comp = fake.add_competition()
     test_key = comp["phases"][1]["tasks"][0]["public_datasets"][0]["key"]
     dataset = next(d for d in fake.datasets if d["key"] == test_key)

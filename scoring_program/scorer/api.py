@@ -132,6 +132,9 @@ def score_file(track_name: str, gold_path: str, prediction_path: str, settings_f
     gold, reference_dir = locate_gold(track, gold_path)
     if not os.path.isfile(prediction_path):
         raise ScoringError(["PREDICTION %s: %s" % (prediction_path, _missing(prediction_path))], 2)
+    problem = gold_problem(track, gold, reference_dir, prediction_path)
+    if problem:
+        raise ScoringError(["GOLD %s: %s" % (gold_path, problem)], 1)
     # a reference folder's own settings count as in score.py; beside a gold file they are not its
     options = scoring_options(reference_dir if os.path.isdir(gold_path) else None, settings_file, settings)
     from .in_process import scored_files
@@ -146,7 +149,7 @@ def score_file(track_name: str, gold_path: str, prediction_path: str, settings_f
     if isinstance(error, SubmissionError):
         raise ScoringError(capped(error.lines, more=error.more, stopped=error.stopped), 1)
     if isinstance(error, ReferenceDataError):  # the researcher holds the gold: the whole reason
-        raise ScoringError(capped(error.private or error.public), 1)
+        raise ScoringError(gold_lines(track, gold_path, capped(error.private or error.public)), 1)
     if isinstance(error, ProgramError):
         raise ScoringError(["%s: the scoring program cannot score this file as installed: %s"
                             % (track.filename, error)], 1)
@@ -158,6 +161,44 @@ def score_file(track_name: str, gold_path: str, prediction_path: str, settings_f
     # for a file without aspects) gets the value that ranks last, as on the leaderboard
     scores = leaderboard_scores(collect_scores([result]), [track.name])
     return Scored(track.name, scores, track_signature(track.name, options), list(result.warnings))
+
+
+GOLD_ADVICE = ("the gold cannot be read: this is a problem of the gold given, not of the prediction (which "
+               "was not judged); give %s's gold: the task's released gold, a phase's reference folder, or "
+               "gold/<phase>/ of the task's release")
+
+
+def gold_lines(track, gold_path: str, lines: List[str]) -> List[str]:
+    """A broken gold's problem lines as the gold's: each names the gold given (the track's reader
+    names the file it reads by the submission's name), then what to do."""
+    prefix = track.filename + ": "
+    named = ["GOLD %s: %s" % (gold_path, line[len(prefix):] if line.startswith(prefix) else line) for line in lines]
+    return named + ["GOLD %s: %s" % (gold_path, GOLD_ADVICE % track.name)]
+
+
+def gold_problem(track, gold: str, reference_dir: str, prediction_path: str) -> str:
+    """Why ``gold`` is no gold to score against ('' when it may be), by what it holds: the
+    prediction's own bytes, a blind phase's stand-in (the public inputs with placeholder answers),
+    or a phase's public input (``blind.not_gold``); never by a setting beside it."""
+    import shutil
+    import tempfile
+    from .blind import _same_content, not_gold
+    if os.path.isfile(gold) and os.path.isfile(prediction_path) and _same_content(gold, prediction_path):
+        return "holds the same bytes as the PREDICTION %s: a prediction is not gold" % prediction_path
+    with tempfile.TemporaryDirectory(prefix="gold-check-") as work:
+        folder = reference_dir
+        if track.find_gold(reference_dir) is None or not os.path.samefile(track.find_gold(reference_dir), gold):
+            folder = os.path.join(work, "ref")  # the gold under the name the track reads, with the test input
+            os.makedirs(folder)
+            copy = shutil.copytree if os.path.isdir(gold) else shutil.copyfile
+            copy(gold, os.path.join(folder, track.gold_names[0]))
+            if track.test_input and os.path.isfile(os.path.join(reference_dir, track.test_input)):
+                shutil.copyfile(os.path.join(reference_dir, track.test_input), os.path.join(folder, track.test_input))
+        found = not_gold(folder, os.path.join(work, "derived"), [track])
+    if found:
+        return "is %s; score against the gold (the task's release gold/<phase>/, or the task's released gold)" \
+            % found[0][1]
+    return ""
 
 
 def score(track: str, gold_path: str, prediction_path: str, **settings: Any) -> Dict[str, Any]:

@@ -77,6 +77,72 @@ def stand_in_reference(reference_dir: str, work_dir: str) -> Tuple[str, Dict[str
     return target, items
 
 
+def _same_content(first: str, second: str) -> bool:
+    """Whether two files, or two folders (the same relative files, byte for byte), hold the same."""
+    if os.path.isdir(first) != os.path.isdir(second):
+        return False
+    if not os.path.isdir(first):
+        if os.path.getsize(first) != os.path.getsize(second):
+            return False
+        with open(first, "rb") as one, open(second, "rb") as other:
+            while True:
+                a, b = one.read(1 << 20), other.read(1 << 20)
+                if a != b:
+                    return False
+                if not a:
+                    return True
+
+    def files(root: str) -> List[str]:
+        return sorted(os.path.relpath(os.path.join(folder, name), root)
+                      for folder, _, names in os.walk(root) for name in names)
+    listed = files(first)
+    return listed == files(second) and all(_same_content(os.path.join(first, name), os.path.join(second, name))
+                                           for name in listed)
+
+
+def gold_without_answers(track, reference_dir: str, work_dir: str) -> bool:
+    """Whether ``track``'s gold in ``reference_dir`` holds no answers: it is, byte for byte, the
+    stand-in its own public inputs make (``write_public_input``, then ``write_stand_in_gold``), as
+    a blind phase's reference data is. Decided by what the gold holds, never by a setting beside
+    it (a ``scoring_config.json`` saying ``"blind": true`` next to the real gold is still gold).
+    False when the public inputs cannot be derived (the gold's reader then says what is wrong)."""
+    gold = track.find_gold(reference_dir)
+    if gold is None:
+        return False
+    public, again = os.path.join(work_dir, "public"), os.path.join(work_dir, "again")
+    for folder in (public, again):
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+    try:
+        if not track.write_public_input(reference_dir, public, track.filename):
+            return False
+        track.write_stand_in_gold(public, again, track.filename)
+        made = track.find_gold(again)
+        return made is not None and _same_content(gold, made)
+    except Exception:  # a gold its reader refuses: not a stand-in; the reader says why
+        return False
+    finally:
+        shutil.rmtree(public, ignore_errors=True)
+        shutil.rmtree(again, ignore_errors=True)
+
+
+def not_gold(reference_dir: str, work_dir: str, tracks: Optional[Sequence] = None) -> List[Tuple[object, str]]:
+    """(track, why) for each track of ``tracks`` (default: all) whose gold in ``reference_dir`` is
+    no gold: a blind phase's stand-in (no answers), or the phase's public inputs
+    (``is_public_input``). What the organisers' tools and the installed scorer refuse to score
+    against, whatever the folder's settings say."""
+    from .registry import TRACKS
+    found: List[Tuple[object, str]] = []
+    for track in TRACKS if tracks is None else tracks:
+        if track.find_gold(reference_dir) is None:
+            continue
+        if gold_without_answers(track, reference_dir, work_dir):
+            found.append((track, "a blind phase's stand-in: the public inputs with placeholder answers, no gold"))
+        elif track.is_public_input(reference_dir):
+            found.append((track, "a phase's public input (the questions, without the answers), not gold"))
+    return found
+
+
 def blind_scores(phase_tracks: Sequence[str]) -> dict:
     """Every leaderboard key of the phase's tracks with its not-entered value: the same for every
     submission, so the board, hidden or not, shows nothing of any."""

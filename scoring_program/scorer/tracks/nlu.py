@@ -153,6 +153,49 @@ def _head(path: str, name: str, max_bytes: Optional[int]) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def gold_layout_problem(text: str) -> Optional[str]:
+    """Why a file given as gold is no gold, from its first record ('' or None when it may be):
+    the test input (``id,q,r,s``: the questions and the stance, no answers) or a prediction (the
+    submission's header ``id,q,r``). The gold is ``id,q',r'`` (no header, or ``id,q',r'``) or the
+    training layout ``id,q,r,s,q',r'``.
+
+    >>> gold_layout_problem('id,q,r,s\\n1,"a","b",AGREE\\n')[:43]
+    'it holds 4 columns, the test input id,q,r,s'
+    >>> gold_layout_problem('id,q,r\\n1,"a","b"\\n')[:45]
+    'its header is id,q,r, a prediction file (the '
+    """
+    import csv
+    head = text[:1 << 16]
+    head = head[:head.rfind("\n") + 1] or head
+    try:
+        rows = [fields for fields, _ in zip(csv.reader(io.StringIO(head, newline="")), range(3)) if fields]
+    except csv.Error:
+        return None
+    if not rows:
+        return None
+    header = [field.strip().lower() for field in rows[0]]
+    if header == ["id", "q", "r"]:
+        return ("its header is id,q,r, a prediction file (the submission format), not gold: the gold's answers "
+                "are q',r' (no header, or id,q',r')")
+    body = rows[1:] if header and header[0] == HEADER_FIRST_CELL else rows
+    if header == ["id", "q", "r", "s"] or (body and len(body[0]) in (4, 5)):
+        return ("it holds %d columns, the test input id,q,r,s (the questions and the stance, without the "
+                "answers), not gold: the gold is id,q',r' or the training layout id,q,r,s,q',r'"
+                % (len(body[0]) if body else len(header)))
+    return None
+
+
+def is_public_input(folder: str) -> bool:
+    """Whether ``folder`` holds the nlu public input as its gold (the test input, id,q,r,s, named
+    as the gold), which a gold never is."""
+    path = os.path.join(folder, FILE_NAME)
+    if not os.path.isfile(path):
+        return False
+    with open(path, "rb") as handle:
+        text = handle.read(1 << 16).decode("utf-8", "replace").lstrip("\ufeff")
+    return bool(gold_layout_problem(text)) and "test input" in gold_layout_problem(text)
+
+
 def parse_answers(path: str, name: str, max_bytes: Optional[int], problems: Problems, gold: bool,
                   keep: Optional[Collection[str]] = None, max_rows: Optional[int] = None,
                   on_row: Optional[Callable[[Row], None]] = None) -> Tuple[List[Row], int]:
@@ -160,11 +203,10 @@ def parse_answers(path: str, name: str, max_bytes: Optional[int], problems: Prob
     many rows were left out because their id is not in ``keep`` (when given). Reading stops
     after ``max_rows`` rows or many problems. With ``on_row``, each row goes to it as it is read
     instead of into the list (which stays empty)."""
-    if not gold:
-        problem = layout_problem(_head(path, name, max_bytes))
-        if problem:
-            problems.add("line 1", problem)
-            return [], 0
+    problem = (gold_layout_problem if gold else layout_problem)(_head(path, name, max_bytes))
+    if problem:
+        problems.add("line 1", problem)
+        return [], 0
     answers: List[Row] = []
     left_out = 0
     width = q_column = r_column = 0
