@@ -86,11 +86,13 @@ def same_folder_problems(reference_root: str, phases: Sequence[Tuple[str, str]])
     another folder name. ``phases``: (label, folder name) in phase order."""
     problems: List[str] = []
     first: Dict[str, Tuple[str, str]] = {}  # real path -> (label, folder name) of the first phase on it
+    said = set()
     for label, folder in phases:
         path = os.path.join(reference_root, folder)
         real = os.path.realpath(path)
-        if real in first and first[real][1] != folder:
+        if real in first and first[real][1] != folder and (first[real][1], folder) not in said:
             other_label, other_folder = first[real]
+            said.add((other_folder, folder))
             problems.append("reference data: %s (phase %s) and %s (phase %s) are one folder, through a link: the "
                             "later phase's items would be published and scored with details in the earlier one; "
                             "give each phase its own gold folder" % (other_folder, other_label, folder, label))
