@@ -170,7 +170,6 @@ def run(args) -> int:
     if not os.path.isdir(reference_dir):
         raise SystemExit("rank_submissions: --ref %s: not a folder" % shown(args.ref))
     # Everything an organiser passes is checked before any scoring.
-    check_gold_content(reference_dir, args.ref)
     check_out(args.out)
     warnings: List[str] = []
     teams: Dict[str, str] = {}
@@ -209,6 +208,7 @@ def run(args) -> int:
 
     with tempfile.TemporaryDirectory(prefix="rank-submissions-") as work:
         phase_dir, applied = phase_reference(reference_dir, args.settings, work)
+        check_gold_content(reference_dir, args.ref)  # (after the settings: a blind phase's are said first)
         settings = ("Phase settings: %s over the scoring program's own." % ", ".join(shown(p) for p in applied)
                     if applied else "Phase settings: none found (the scoring program's own settings).")
         print("rank_submissions: %s" % settings, file=sys.stderr)

@@ -29,6 +29,7 @@ MAX_JSON_DEPTH = 64  # Codabench's answers nest a few levels; deeper is not read
 # per MIN_FILE_RATE bytes received (or sent); a site dripping bytes slower than that is cut off.
 MIN_FILE_RATE = 64 * 1024
 READ_CHUNK = 1 << 16
+MAX_PAGES = 10000  # of one list (a million submissions at Codabench's page sizes)
 
 
 class CodabenchError(Exception):
@@ -445,6 +446,8 @@ class Site:
         url = with_query(path, query)
         received, count, seen = 0, None, set()
         while url:
+            if len(seen) >= MAX_PAGES:
+                raise CodabenchError("%s: the site's list runs over %d pages" % (what or path, MAX_PAGES))
             if url in seen:
                 raise CodabenchError("%s: the site's pages loop (%s again)" % (what or path, shown(url)))
             seen.add(url)
@@ -460,6 +463,9 @@ class Site:
                 raise CodabenchError("%s: the site's page gives the count %s" % (what or path, shown(repr(count), 40)))
             for item in answer["results"]:
                 received += 1
+                if isinstance(count, int) and received > count:
+                    raise CodabenchError("%s: the site listed %d items but its pages hold more"
+                                         % (what or path, count))
                 yield record(item, "%s, item %d" % (what or path, received))
             url = answer.get("next")
             if url is not None and not isinstance(url, str):

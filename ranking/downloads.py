@@ -405,7 +405,7 @@ def _answers(value) -> Dict[str, str]:
             return {}
         try:
             value = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             try:
                 value = ast.literal_eval(text)  # the CSV export writes the dict's Python text
             except (ValueError, SyntaxError, MemoryError, RecursionError):
@@ -449,6 +449,8 @@ def read_results_export(path: str) -> Tuple[List[ExportEntry], List[str]]:
                 boards = json.loads(stripped)
             except ValueError as error:
                 raise SystemExit("rank_submissions: results export %s: not JSON (%s)" % (shown(path), error))
+            except RecursionError:
+                raise SystemExit("rank_submissions: results export %s: nested too deeply to be read" % shown(path))
             for title, board in boards.items() if isinstance(boards, dict) else ():
                 for key, values in (board.items() if isinstance(board, dict) else ()):
                     row = dict(values) if isinstance(values, dict) else {}

@@ -177,14 +177,14 @@ def gold_lines(track, gold_path: str, lines: List[str]) -> List[str]:
 
 
 def gold_problem(track, gold: str, reference_dir: str, prediction_path: str) -> str:
-    """Why ``gold`` is no gold to score against ('' when it may be), by what it holds: the
-    prediction's own bytes, a blind phase's stand-in (the public inputs with placeholder answers),
-    or a phase's public input (``blind.not_gold``); never by a setting beside it."""
+    """Why ``gold`` is no gold to score against ('' when it may be), by what it holds: a blind
+    phase's stand-in (the public inputs with placeholder answers) or a phase's public input
+    (``blind.not_gold``); never by a setting beside it. (A prediction is told by its format where
+    it differs from the gold's, as nlu's ``id,q,r`` header: the track's gold reader refuses it. The
+    gold itself given as the prediction is a perfect prediction, scored as such.)"""
     import shutil
     import tempfile
-    from .blind import _same_content, not_gold
-    if os.path.isfile(gold) and os.path.isfile(prediction_path) and _same_content(gold, prediction_path):
-        return "holds the same bytes as the PREDICTION %s: a prediction is not gold" % prediction_path
+    from .blind import not_gold
     with tempfile.TemporaryDirectory(prefix="gold-check-") as work:
         folder = reference_dir
         if track.find_gold(reference_dir) is None or not os.path.samefile(track.find_gold(reference_dir), gold):
