@@ -128,8 +128,39 @@ def check_gold_content(reference_dir: str, given: str) -> None:
                             if len(refused) > 1 else ""))
 
 
+OUTPUT_ENDINGS = (".csv", ".svg", ".pdf")
+OUTPUT_NAMES = ("results.md", "results.tex", "index.html")
+
+
+def _own_output(folder: str, names: Sequence[str]) -> str:
+    """The first name in ``folder`` this tool would not have written ('' when none): a file that
+    is not one of its outputs, or an output folder none of whose tables carries its signature."""
+    for name in sorted(names):
+        path = os.path.join(folder, name)
+        if os.path.islink(path) or not os.path.isfile(path) or not (
+                name.endswith(OUTPUT_ENDINGS) or name in OUTPUT_NAMES):
+            return name
+    for name in sorted(n for n in names if n.endswith(".csv")):
+        with open(os.path.join(folder, name), "rb") as handle:
+            if handle.read(40).startswith(b"# signature: rank_submissions:"):
+                return ""
+    return sorted(names)[0]
+
+
 def check_out(path: str) -> None:
-    """--out must be a folder we can write, checked before any scoring."""
+    """--out must be a folder we can write, checked before any scoring: a new or empty folder, or
+    an earlier output of this tool and nothing else (its tables carry its signature): a folder of
+    one's own files is never written into."""
+    if os.path.isdir(path):
+        try:
+            names = [name for name in os.listdir(path) if not name.startswith(".rank-submissions-")]
+        except OSError as error:
+            raise SystemExit("rank_submissions: --out %s: cannot be read (%s)"
+                             % (shown(path), error.strerror or error)) from None
+        stranger = _own_output(path, names) if names else ""
+        if stranger:
+            raise SystemExit("rank_submissions: --out %s: holds %s, which this tool did not write; give a new or "
+                             "empty folder (or an earlier output of rank_submissions.py)" % (shown(path), shown(stranger)))
     try:
         os.makedirs(path, exist_ok=True)
         probe = tempfile.NamedTemporaryFile(dir=path, prefix=".rank-submissions-", delete=True)

@@ -254,6 +254,25 @@ def test_download_into_a_folder_of_ones_own_files_is_refused(fake, capsys, tmp_p
     assert code == 1 and "is not a folder" in one_line(err)
 
 
+def test_rank_submissions_out_of_ones_own_files_is_refused_and_its_own_output_rewritten(tmp_path, t6_ref):
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    (submissions / "a.zip").write_bytes(submission_zip("semeval2021_t6_st1.json", _t6_prediction(TEST, True)))
+    mine = tmp_path / "paper"
+    mine.mkdir()
+    (mine / "results.md").write_text("my own draft", encoding="utf-8")
+    (mine / "notes.txt").write_text("mine", encoding="utf-8")
+    before = snapshot(mine)
+    argv = [str(submissions), "--ref", str(t6_ref), "--resamples", "5", "--quiet", "--out"]
+    with pytest.raises(SystemExit) as raised:
+        rank_submissions.main(argv + [str(mine)])
+    assert "which this tool did not write" in str(raised.value)
+    assert snapshot(mine) == before
+    out = tmp_path / "out"
+    assert rank_submissions.main(argv + [str(out)]) == 0
+    assert rank_submissions.main(argv + [str(out)]) == 0  # its own earlier output: written again
+
+
 # === 2. nothing a site answers is trusted =========================================================
 
 def test_a_file_url_from_the_site_is_never_opened(fake, capsys, tmp_path):
