@@ -419,6 +419,8 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
     # nothing read through a link out of the reference data, no pipe opened; no two phases on one folder
     problems = tree_problems(reference_root, "--reference-data %s" % reference_root) + same_folder_problems(
         reference_root, [(str(phase["label"]), phase_folder(phase)) for phase in phases])
+    for folder in [f for f in (PAGES, PHASE_SETTINGS) if os.path.isdir(f)]:  # the repository's: no link out
+        problems += tree_problems(folder, os.path.relpath(folder, ROOT), boundary=ROOT)
     if problems:
         raise BuildError(problems)
     for line in lifecycle_lines(config, settings):

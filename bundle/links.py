@@ -32,13 +32,13 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def tree_problems(root: str, what: str, limit: int = 10) -> List[str]:
+def tree_problems(root: str, what: str, limit: int = 10, boundary: str = "") -> List[str]:
     """One line per entry under ``root`` that a tool must not read: a symbolic link whose target
-    is outside ``root`` (or missing, or a loop), or anything that is not a regular file or a
-    folder once its links are resolved. ``what`` names the argument (``--results DIR``).
-    At most ``limit`` lines, then how many more."""
+    is outside ``boundary`` (default ``root``; or missing, or a loop), or anything that is not a
+    regular file or a folder once its links are resolved. ``what`` names the argument
+    (``--results DIR``). At most ``limit`` lines, then how many more."""
     problems: List[str] = []
-    real_root = os.path.realpath(root)
+    real_root = os.path.realpath(boundary or root)
     seen = set()
     stack = [root]
     while stack:
@@ -64,7 +64,7 @@ def tree_problems(root: str, what: str, limit: int = 10) -> List[str]:
                 target = os.path.realpath(path)
                 if not _inside(target, real_root):
                     problems.append("%s: %s is a symbolic link to %s, outside %s; copy the file in, or remove the "
-                                    "link" % (what, shown_path, os.readlink(path), root))
+                                    "link" % (what, shown_path, os.readlink(path), boundary or root))
                     continue
                 try:
                     mode = os.stat(path).st_mode
