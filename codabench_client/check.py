@@ -103,11 +103,11 @@ def _unpack(data: bytes, folder: str) -> bool:
 
 def _is_blind_stand_in(data: bytes) -> bool:
     """Whether ``data`` is a whole zip whose every track's gold holds no answers: each is, byte for
-    byte, the stand-in its own public inputs make (``scorer.blind.gold_without_answers``; what the
-    build uploads for a blind phase). Decided by what the zip holds, never by its
+    byte, the stand-in its own public inputs make (what the build uploads for a blind phase), or
+    those public inputs themselves (``scorer.blind.not_gold``). Decided by what the zip holds, never by its
     ``scoring_config.json``: the real gold beside ``"blind": true`` is gold. A zip with no gold of
     any track, or that cannot be read, is not called harmless."""
-    from scorer.blind import gold_without_answers
+    from scorer.blind import not_gold
     from scorer.registry import TRACKS
     with tempfile.TemporaryDirectory(prefix="codabench-check-") as work:
         folder = os.path.join(work, "ref")
@@ -115,8 +115,7 @@ def _is_blind_stand_in(data: bytes) -> bool:
         if not _unpack(data, folder):
             return False
         tracks = [track for track in TRACKS if track.find_gold(folder) is not None]
-        return bool(tracks) and all(gold_without_answers(track, folder, os.path.join(work, "derived"))
-                                    for track in tracks)
+        return bool(tracks) and len(not_gold(folder, os.path.join(work, "derived"), tracks)) == len(tracks)
 
 
 def _probe(visitor: Site, path: str) -> Tuple[bool, object, str]:

@@ -557,6 +557,24 @@ def test_the_installed_scorer_refuses_the_blind_stand_in_of_every_track(stand_in
     assert line.startswith("GOLD %s: is a blind phase's stand-in" % stand_in)
 
 
+@pytest.fixture(scope="module")
+def public_data(tmp_path_factory):
+    from bundle.public_data import derive_public_data
+    folder = tmp_path_factory.mktemp("public") / "test"
+    derive_public_data(str(TEST), str(folder))
+    return folder
+
+
+@pytest.mark.parametrize("track", _track_names())
+def test_the_installed_scorer_refuses_a_phases_public_data_as_gold(public_data, tmp_path, capsys, track):
+    from scorer.registry import BY_NAME
+    prediction = tmp_path / BY_NAME[track].filename
+    prediction.write_text("x", encoding="utf-8")
+    assert _cli(track, public_data, prediction) in (1, 2)  # 2: no file of the gold's name at all (nlu)
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("GOLD %s: " % public_data) and ("public input" in line or "holding no gold" in line), line
+
+
 @pytest.mark.parametrize("track", _track_names())
 def test_the_real_gold_is_still_gold(tmp_path, track):
     """The recognition calls no real gold a stand-in or an input (the content test's control)."""
