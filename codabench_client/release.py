@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Tuple
 
 from ranking.names import shown
 
-from . import resources
+from . import lifecycle, resources
 from .site import CodabenchError, Site
 
 # (phase field = dataset type, what the file name holds, as the site names the type)
@@ -35,8 +35,8 @@ def release_files(folder: str) -> Dict[str, str]:
     found: Dict[str, str] = {}
     for name in names:
         path = os.path.join(folder, name)
-        if name.startswith(".") or os.path.isdir(path):
-            continue
+        if name.startswith(".") or os.path.isdir(path) or name.lower().endswith("reference_data.zip"):
+            continue  # a held-back phase's reference data: set on its task (lifecycle.release_reference)
         kinds = [kind for kind, marker, _ in KINDS if marker in name.lower()]
         if not name.lower().endswith(".zip") or len(kinds) != 1:
             raise CodabenchError("release folder %s: %s is neither a public data zip (*public_data*.zip) nor a "
@@ -149,6 +149,7 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
     listed = "; ".join("%s \"%s\" (%s)" % (label, shown((phase.get(kind) or {}).get("name", ""), 300), expected[kind][1])
                        for kind, _, label in KINDS if kind in expected)
     tell("%s now lists: %s%s" % (where, listed, "" if changes else " (nothing changed)"))
+    lifecycle.release_reference(site, comp_id, phase, folder, today, tell)
     return lines
 
 
