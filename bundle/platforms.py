@@ -358,7 +358,10 @@ def v2_config(config: Dict[str, Any], solutions: Optional[Dict[str, str]] = None
         entry.update({"tasks": [index],
                       # it would also hide the logs where participants read their errors (a blind phase's
                       # included); nothing in the outputs of a blind phase holds a score anyway
-                      "hide_output": False,
+                      # a blind phase hides it: a visitor takes a board entry's submitted file through
+                      # get_details otherwise (the only setting that closes it on Codabench); the owner
+                      # reads the refusal lines on the detailed results page, which stays open
+                      "hide_output": phase.get("leaderboard_management_mode") == "hide_results",
                       "hide_score_output": bool(extra.get("hide_score_output", False))})
         for name in ("public_data", "starting_kit"):
             if name in phase:
