@@ -204,8 +204,8 @@ def _submissions(site: Site, phase: dict) -> List[dict]:
 def migrated_pairs(site: Site, phase: dict, before: dict) -> List[Tuple[dict, dict]]:
     """(copy in ``phase``, its source in ``before``): a migration copies each board entry of the
     phase before with its owner and file (``apply_phase_migration``); the list API does not name
-    the source, so a copy is the submission of the same owner and file name as a board entry of
-    the phase before, the earliest such in ``phase``."""
+    the source, so a copy is a submission of the same owner and file name as a board entry of
+    the phase before (its re-runs too)."""
     sources: Dict[Tuple[str, str], dict] = {}
     for item in _submissions(site, before):
         if item.get("on_leaderboard") and not item.get("parent"):
@@ -214,8 +214,8 @@ def migrated_pairs(site: Site, phase: dict, before: dict) -> List[Tuple[dict, di
     seen = set()
     for item in sorted(_submissions(site, phase), key=lambda s: int(s.get("id") or 0)):
         pair_key = (str(item.get("owner")), str(item.get("filename")))
-        if item.get("parent") or pair_key not in sources or pair_key in seen:
-            continue
+        if item.get("parent") or pair_key not in sources:
+            continue  # every copy and its re-runs (a re-run is a new submission of the same owner and file)
         seen.add(pair_key)
         pairs.append((item, sources[pair_key]))
     return pairs

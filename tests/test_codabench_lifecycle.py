@@ -171,11 +171,11 @@ def test_a_migration_before_the_gold_is_re_run_and_fact_sheets_are_copied(fake, 
         item["fact_sheet_answers"] = None
     code, out, err = run(fake, capsys, "copy-fact-sheets", "1", "Post-Evaluation")
     assert code == 0, err
-    assert "2 migrated submissions given their fact sheet" in out
+    assert "4 migrated submissions given their fact sheet" in out  # the copies and their re-runs
     for copy, source in zip(copies, sources):
         assert copy["fact_sheet_answers"] == source["fact_sheet_answers"]
     code, out, err = run(fake, capsys, "copy-fact-sheets", "1", "Post-Evaluation")
-    assert code == 0 and "0 migrated submissions given their fact sheet, 2 unchanged" in out
+    assert code == 0 and "0 migrated submissions given their fact sheet, 4 unchanged" in out
 
 
 def test_check_reports_a_board_entrys_file_closed_when_the_phase_hides_output(fake, capsys):
