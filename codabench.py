@@ -7,6 +7,7 @@
     .venv/bin/python codabench.py release COMPETITION PHASE dist/release_test/
     .venv/bin/python codabench.py attach-gold COMPETITION PHASE dist/release_test/gold/test_reference_data.zip
     .venv/bin/python codabench.py copy-fact-sheets COMPETITION PHASE
+    .venv/bin/python codabench.py baselines COMPETITION PHASE dist/competition_bundle.zip [--multilabel random|majority]
     .venv/bin/python codabench.py download COMPETITION PHASE OUT [--select all|leaderboard|last]
     .venv/bin/python codabench.py check COMPETITION
 
@@ -25,6 +26,10 @@ only.
 - ``attach-gold``: a held-back phase's gold set on its task, refused before the phase before it
   has ended; failed migrated copies (scored on the placeholder) re-run.
 - ``copy-fact-sheets``: each migrated submission of the phase gets its source's fact-sheet answers.
+- ``baselines``: the kit's baseline, made from the phase's public data (a public data zip or folder,
+  or the upload for the first phase), submitted from the token's account with a fact sheet that
+  marks it (team ``Baseline (organisers)``); Force_Last shows one row per account, so one baseline
+  per account; a second run changes nothing.
 - ``download``: the phase's submissions (all, those on the board, or each participant's last
   finished one) and the results export into OUT, which ``rank_submissions.py`` reads
   (``rank_submissions.py OUT --results OUT/results.json ...``); resumes where it stopped.
@@ -105,6 +110,9 @@ def run(args) -> int:
         return 0
     if args.command == "attach-gold":
         return lifecycle.attach_gold(site, resources.competition_id(args.competition), args.phase, args.gold)
+    if args.command == "baselines":
+        return lifecycle.submit_baseline(site, resources.competition_id(args.competition), args.phase, args.public,
+                                         args.multilabel)
     if args.command == "copy-fact-sheets":
         return lifecycle.copy_fact_sheets(site, resources.competition_id(args.competition), args.phase)
     if args.command == "download":
@@ -138,6 +146,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     facts = commands.add_parser("copy-fact-sheets", help="give migrated submissions their source's fact-sheet answers")
     facts.add_argument("competition")
     facts.add_argument("phase", help="the phase the submissions were migrated into (Post-Evaluation)")
+    baselines = commands.add_parser("baselines", help="submit the kit's baseline from your account, marked as one")
+    baselines.add_argument("competition")
+    baselines.add_argument("phase")
+    baselines.add_argument("public", help="the phase's public data (zip or folder), or dist/competition_bundle.zip "
+                                          "for the first phase")
+    baselines.add_argument("--multilabel", choices=("random", "majority"), default="random",
+                           help="which of the kit's ST1/ST3 baselines (default: the tasks' random baseline)")
     download = commands.add_parser("download", help="every submission of a phase and the results export")
     download.add_argument("competition")
     download.add_argument("phase")

@@ -5,7 +5,7 @@ groups, and the paper's tables and figures.
 
     .venv/bin/python rank_submissions.py DOWNLOAD --ref PHASE_GOLD_DIR --out DIR
         [--results EXPORT] [--select last|best|all] [--descriptions PATH] [--settings FILE]
-        [--teams CSV] [--baseline NAME=PATH ...] [--resamples 1000] [--seed 0] [--jobs N]
+        [--teams CSV] [--baseline NAME=PATH ...] [--baseline-owner USER ...] [--resamples 1000] [--seed 0] [--jobs N]
         [--baseline-test bootstrap|ar]
 
 DOWNLOAD: Codabench's "Download selected" zip, Codalab v1.5's leaderboard download, either one
@@ -180,6 +180,9 @@ def run(args) -> int:
         organisers = next((teams[key] for key in entry.keys() if key in teams), None)
         entry.claimed = not organisers and bool(description.get("team"))
         entry.team = organisers or description.get("team") or entry.team
+        if entry.owner and entry.owner in args.baseline_owner:  # the organisers' own rows (codabench.py baselines)
+            entry.baseline = True
+            entry.team = entry.system or entry.team
     for name, path in args.baseline:
         entries.append(Entry(name, name, os.path.abspath(path), baseline=True))
     if not entries:
@@ -300,6 +303,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--teams", help="CSV: the platform's submissions export, or two columns (submission, team)")
     parser.add_argument("--baseline", action="append", default=[], type=parse_baseline, metavar="NAME=PATH",
                         help="a baseline submission shown (marked) in every table; repeatable")
+    parser.add_argument("--baseline-owner", action="append", default=[], metavar="USER",
+                        help="the downloaded submissions of this account are baselines (codabench.py baselines "
+                             "submits them from the organiser's account): marked, not ranked; repeatable")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="scoring processes (default 1)")

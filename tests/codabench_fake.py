@@ -59,6 +59,7 @@ class FakeCodabench:
         self.slow: Dict[str, float] = {}  # path -> seconds the site takes to answer
         self.task_patches: List[tuple] = []  # (task id, body) of every PATCH /api/tasks/<id>/
         self.reruns: List[int] = []  # the submissions re-run
+        self.registered: Dict[int, set] = {}  # competition id -> the users registered
         self.server = _QuietServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
@@ -152,6 +153,31 @@ class FakeCodabench:
                 return True
             comp["published"] = not comp["published"]  # the view flips the flag
             handler._send(200, {"published": comp["published"]})
+            return True
+        match = re.match(r"^/api/competitions/(\d+)/register/$", path)
+        if match and method == "POST":
+            registered = self.registered.setdefault(int(match.group(1)), set())
+            if user in registered:
+                handler._send(400, ["You already applied for participation in this competition!"])
+                return True
+            registered.add(user)
+            handler._send(201, {"participant_status": "approved"})
+            return True
+        if path == "/api/submissions/" and method == "POST":
+            comp = next((c for c in self.competitions.values() for p in c["phases"] if p["id"] == payload.get("phase")), None)
+            data = [d for d in self.datasets if d["key"] == payload.get("data") and d["created_by"] == user]
+            if comp is None or not data or user not in self.registered.get(comp["id"], set()):
+                handler._send(400, {"non_field_errors": ["You must be approved to make a submission"]})
+                return True
+            answers = payload.get("fact_sheet_answers")
+            if answers is not None and set(answers) != set(comp.get("fact_sheet") or {}):
+                handler._send(400, {"non_field_errors": ["Fact Sheet keys do not match Answer keys"]})
+                return True
+            index = next(p["index"] for p in comp["phases"] if p["id"] == payload["phase"])
+            submission = self.add_submission(comp, index, user, self.storage[data[0]["_path"]],
+                                             file_name=data[0]["file_name"])
+            submission["fact_sheet_answers"] = answers
+            handler._send(201, {"id": submission["id"], "phase": payload["phase"]})
             return True
         match = re.match(r"^/api/tasks/(\d+)/$", path)
         if match and method in ("PATCH", "PUT"):

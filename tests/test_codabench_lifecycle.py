@@ -190,3 +190,30 @@ def test_check_reports_a_board_entrys_file_closed_when_the_phase_hides_output(fa
     assert "OPEN    details (submitted file, logs, outputs) of submission %d (phase Evaluation)" % entry["id"] in out
     assert code == 0  # the exit status is for the gold
     assert json.dumps(TOKEN) not in out
+
+
+def test_baselines_are_submitted_once_from_the_organisers_account_marked(fake, capsys, tmp_path):
+    comp = competition(fake, published=True)
+    bundle = ROOT / "dist" / "competition_bundle.zip"
+    out = tmp_path / "dist"
+    import subprocess
+    process = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "--out", str(out), "--no-check"],
+                             capture_output=True, text=True, cwd=str(ROOT))
+    assert process.returncode == 0, process.stderr
+    bundle = out / "competition_bundle.zip"
+    # the fake's phases are named as the build names them
+    code, out_text, err = run(fake, capsys, "baselines", "1", "Development", str(bundle))
+    assert code == 0, err
+    assert "submitted the random baseline" in out_text and 'team "Baseline (organisers)"' in out_text
+    mine = [s for s in fake.submissions if s["owner"] == "organiser"]
+    assert len(mine) == 1 and mine[0]["phase"] == comp["phases"][0]["id"]
+    assert mine[0]["fact_sheet_answers"]["team_name"] == "Baseline (organisers)"
+    assert set(mine[0]["fact_sheet_answers"]) == set(comp["fact_sheet"])
+    with zipfile.ZipFile(io.BytesIO(fake.storage[mine[0]["_data"]["_path"]])) as archive:
+        assert "semeval2021_t6_st1.json" in archive.namelist()
+    code, out_text, err = run(fake, capsys, "baselines", "1", "Development", str(bundle))
+    assert code == 0 and "unchanged" in out_text
+    assert len([s for s in fake.submissions if s["owner"] == "organiser"]) == 1
+    # a later phase's public data is not in the upload: said, not guessed
+    code, out_text, err = run(fake, capsys, "baselines", "1", "Evaluation", str(bundle))
+    assert code == 1 and "holds no public data of phase Evaluation" in err
