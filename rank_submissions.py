@@ -133,6 +133,13 @@ def name_rows(ranked: Sequence[Scored]) -> None:
     teams = [shown(s.entry.team) if not (s.entry.claimed and shown(s.entry.team) in taken
                                          and s.entry.team != s.entry.owner)
              else "%s (%s)" % (shown(s.entry.team), shown(s.entry.owner)) for s in ranked]
+    # teams named alike stay apart by their owner (the platform's account) in every output; the same
+    # owner's several rows by their submission
+    owners_of: Dict[str, set] = {}
+    for team, s in zip(teams, ranked):
+        owners_of.setdefault(team, set()).add(s.entry.owner)
+    teams = [team if len(owners_of[team]) == 1 or not s.entry.owner or team.endswith("(%s)" % shown(s.entry.owner))
+             else "%s (%s)" % (team, shown(s.entry.owner)) for team, s in zip(teams, ranked)]
     names = [team if teams.count(team) == 1 or s.entry.baseline else "%s [%s]" % (team, shown(s.entry.submission))
              for team, s in zip(teams, ranked)]
     for scored, name in zip(ranked, unique_names(names)):
