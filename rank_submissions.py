@@ -48,7 +48,9 @@ statistics a shuffle is a sum, not a re-scoring.
 
 Outputs in DIR (all byte-identical for the same inputs and seed; the signature is in each):
 ``<leaderboard>.csv``, ``pvalues_<leaderboard>.csv``, ``techniques_<track>.csv`` (rows in rank
-order × techniques F1), ``problems.csv`` (not scored), ``not_ranked.csv``, ``participants.csv``
+order × techniques F1), ``problems.csv`` (not scored), ``not_ranked.csv``, ``alike.csv`` (pairs of
+ranked rows of different owners whose prediction file is identical, or the same for >= 95% of its
+items: ``ranking/copies.py``; also one warning line each), ``participants.csv``
 (when descriptions are given), ``results.md``, ``results.tex`` (booktabs ``table*`` floats for a
 two-column article), the figures ``<leaderboard>.svg|pdf`` and ``techniques_<track>.svg|pdf``, and
 ``index.html`` (self-contained). Labels and titles come from ``competition.yaml``. Every name from
@@ -68,6 +70,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pandas as pd
 
 from ranking import PROGRAM_DIR
+from ranking.copies import alike, describe
 from ranking.downloads import (Entry, check_export_meets_download, discover, download_phase, export_descriptions,
                                export_of_phase, method_descriptions, read_descriptions, read_results_export, read_teams)
 from ranking.figures import heatmap_figure, ranking_figure
@@ -214,6 +217,11 @@ def run(args) -> int:
         found.notes += ["on the leaderboard (results export) but not in the download: %s" % shown(key)
                         for key in sorted(on_board - present)]
     name_rows(ranked)
+    copied = alike([s.entry for s in ranked])
+    for pair in copied:
+        print("rank_submissions: warning: prediction files alike across teams: %s (%s) and %s (%s): %s"
+              % (shown(pair.first.name), shown(pair.first.owner), shown(pair.second.name), shown(pair.second.owner),
+                 describe(pair)), file=sys.stderr)
 
     labels, titles = load_labels()
     report = Report(signature, labels, titles, args.resamples,
@@ -275,6 +283,11 @@ def run(args) -> int:
               pd.DataFrame([(shown(t), shown(o), shown(s), k, p) for t, o, s, k, p in report.failed]
                            + [("", "", "", "", note) for note in report.notes],
                            columns=["team", "owner", "submission", "track", "problem"]), signature)
+    write_csv(os.path.join(out, "alike.csv"),
+              pd.DataFrame([(shown(p.first.name), shown(p.first.owner), shown(p.second.name), shown(p.second.owner),
+                             shown(p.name), p.shared, p.total, "yes" if p.identical else "no") for p in copied],
+                           columns=["team", "owner", "other team", "other owner", "file", "same items", "items",
+                                    "identical"]), signature)
     write_csv(os.path.join(out, "not_ranked.csv"),
               pd.DataFrame([(shown(t), shown(o), shown(s), w) for t, o, s, w in report.skipped],
                            columns=["team", "owner", "submission", "why"]), signature)
