@@ -538,6 +538,7 @@ def test_one_bad_file_fails_the_whole_submission_and_the_tools_say_so(kit, tmp_p
         "files out) and submit again")
     checked = _kit_run(kit, tmp_path, "check_format.py", broken)
     assert checked.returncode == 1 and "because of the problems of nlp4if2019_flc.tsv above" in checked.stderr
+    assert "scores" not in checked.stderr.strip().splitlines()[-1]  # check_format printed none: it speaks of none
     good = _kit_run(kit, tmp_path, "check_format.py", kit / "sample_submission.zip")
     assert good.stdout.strip().splitlines()[-1] == ("platform: this submission would be accepted; every file "
                                                      "in it was scored")
