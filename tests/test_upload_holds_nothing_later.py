@@ -5,6 +5,7 @@ placeholders in the upload (bundle/held_back.py). Every zip is searched inside, 
 from __future__ import annotations
 
 import hashlib
+import json
 import io
 import subprocess
 import sys
@@ -99,3 +100,43 @@ def test_the_search_finds_a_leak(tmp_path):
     found = leaks(tmp_path)
     assert any("is the Test gold file semeval2021_t6_st1.json" in line for line in found), found
     assert any("holds a Test text of semeval2021_t6_st1.json" in line for line in found), found
+
+
+def test_a_two_phase_competition_holds_back_the_test_gold_too(tmp_path):
+    """Development and a scored Test phase (no blind phase, no migration): the Test gold is a
+    placeholder in the upload, attached when the Test phase opens."""
+    import shutil
+    import yaml
+    from test_adding_a_track import _tracked_copy
+    repo = tmp_path / "repo"
+    _tracked_copy(repo)
+    config = yaml.safe_load((repo / "competition.yaml").read_text(encoding="utf-8"))
+    del config["phases"][3]
+    config["phases"][2].pop("leaderboard_management_mode")
+    config["phases"][2]["reference_data"] = "test_reference_data.zip"
+    config["end_date"] = config["phases"][2]["start_date"].replace(month=4)
+    (repo / "competition.yaml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    shutil.rmtree(str(repo / "reference_data"))
+    shutil.copytree(str(ROOT / "reference_data"), str(repo / "reference_data"))
+    out = tmp_path / "dist"
+    process = subprocess.run([sys.executable, "build_bundle.py", "--out", str(out), "--no-check",
+                              "--cache", str(ROOT / "build" / "wheels")], capture_output=True, text=True, cwd=str(repo))
+    assert process.returncode == 0, process.stdout[-3000:] + process.stderr[-3000:]
+    assert leaks(out) == []
+    assert (out / "release_test" / "gold" / "test_reference_data.zip").is_file()
+    assert "when phase Evaluation opens (2027-03-01 00:00:00+00:00), not before: .venv/bin/python codabench.py attach-gold " \
+           "COMPETITION Evaluation " in process.stdout
+
+
+def test_release_all_puts_the_inputs_in_the_upload_never_the_gold(tmp_path):
+    out = tmp_path / "dist"
+    process = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "--out", str(out), "--no-check",
+                              "--release-all"], capture_output=True, text=True, cwd=str(ROOT))
+    assert process.returncode == 0, process.stdout + process.stderr
+    found = leaks(out)
+    # the inputs (texts, the nlu test input, which the gold folder holds too) by choice; never an answer file
+    answers = [line for line in found if "is the Test gold file" in line
+               and not line.endswith((".txt", "_test.csv"))]
+    assert found and not answers, answers
+    with zipfile.ZipFile(out / "competition_bundle.zip") as bundle:
+        assert json.loads(zipfile.ZipFile(io.BytesIO(bundle.read("test_reference_data.zip"))).read("held_back.json"))
