@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import datetime
 import os
+import sys
+import tempfile
+import zipfile
 from typing import Callable, Dict, List, Optional, Tuple
+
+import yaml
 
 from bundle.held_back import read_placeholder
 from ranking.names import shown
@@ -259,10 +264,6 @@ def copy_fact_sheets(site: Site, comp_id: int, phase_arg: str, say: Callable[[st
     return 0
 
 
-def is_http(error: Exception, code: int) -> bool:
-    return isinstance(error, HTTPStatusError) and error.code == code
-
-
 BASELINE_TEAM = "Baseline (organisers)"
 
 
@@ -293,14 +294,12 @@ def baseline_answers(fact_sheet: object, variant: str) -> Dict[str, object]:
 def _public_data_folder(path: str, phase: dict, work: str) -> str:
     """The phase's public inputs, unzipped into ``work``: ``path`` is a public data zip, a folder, or
     the upload (its phase's public data zip, as its competition.yaml names it)."""
-    import zipfile
     if os.path.isdir(path):
         return path
     try:
         with zipfile.ZipFile(path) as archive:
             names = archive.namelist()
             if "competition.yaml" in names:
-                import yaml
                 config = yaml.safe_load(archive.read("competition.yaml"))
                 wanted = [p.get("public_data") for p in config.get("phases") or []
                           if str(p.get("name", "")).lower() == str(phase.get("name", "")).lower()]
@@ -326,10 +325,6 @@ def submit_baseline(site: Site, comp_id: int, phase_arg: str, public: str, varia
     """Submit the kit's baseline to ``phase`` from the token's account, its fact sheet marking it
     (team ``Baseline (organisers)``); skipped when that account's last submission of the phase is
     already this baseline's file (the same sha256 in its name)."""
-    import hashlib
-    import sys
-    import tempfile
-    import zipfile
     comp = resources.competition(site, comp_id)
     phase = resources.phase_of(comp, phase_arg)
     where = "competition %d, phase %s (id %s)" % (comp_id, shown(str(phase.get("name"))), phase.get("id"))
@@ -348,7 +343,7 @@ def submit_baseline(site: Site, comp_id: int, phase_arg: str, public: str, varia
                 info = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
                 with open(os.path.join(out, name), "rb") as handle:
                     archive.writestr(info, handle.read(), compress_type=zipfile.ZIP_DEFLATED)
-        digest = hashlib.sha256(open(buffer_path, "rb").read()).hexdigest()[:12]
+        digest = resources.sha256_of(buffer_path)[:12]
         file_name = "baseline_%s_%s.zip" % (variant, digest)
         named = os.path.join(work, file_name)
         os.replace(buffer_path, named)
