@@ -218,10 +218,14 @@ def run(args) -> int:
                         for key in sorted(on_board - present)]
     name_rows(ranked)
     copied = alike([s.entry for s in ranked])
+    pairs: Dict[Tuple[str, str], List[str]] = {}
     for pair in copied:
-        print("rank_submissions: warning: prediction files alike across teams: %s (%s) and %s (%s): %s"
-              % (shown(pair.first.name), shown(pair.first.owner), shown(pair.second.name), shown(pair.second.owner),
-                 describe(pair)), file=sys.stderr)
+        who = tuple("%s%s" % (shown(e.name), "" if not e.owner or e.name.endswith("(%s)" % e.owner)
+                              else " (%s)" % shown(e.owner)) for e in (pair.first, pair.second))
+        pairs.setdefault(who, []).append(describe(pair))
+    for (first, second), files in pairs.items():
+        print("rank_submissions: warning: prediction files alike across teams: %s and %s: %s (alike.csv)"
+              % (first, second, "; ".join(files)), file=sys.stderr)
 
     labels, titles = load_labels()
     report = Report(signature, labels, titles, args.resamples,
