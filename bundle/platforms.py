@@ -134,8 +134,11 @@ KEYS: Tuple[Key, ...] = (
         default=False, example=True),
     Key("phases.*.scoring_program", "tasks.*.scoring_program", DERIVED, note="one `task` per phase",
         example="scoring_program.zip"),
-    Key("phases.*.reference_data", "tasks.*.reference_data", DERIVED, note="the phase's `task`; its `solutions`: the "
-        "phase's sample submission (first phase only, unless `--release-all`)", example="dev_reference_data.zip"),
+    Key("phases.*.reference_data", "tasks.*.reference_data", DERIVED, v15="as is (a later phase's: a placeholder, "
+        "the real zip set in the phase editor when due)", note="the phase's `task`; its `solutions`: the "
+        "phase's sample submission (first phase only, unless `--release-all`); a later phase's reference data is a "
+        "placeholder (`held_back.json`), set on the task when due (`codabench.py release`, `attach-gold`)",
+        example="dev_reference_data.zip"),
     Key("phases.*.public_data", "phases.*.public_data", DERIVED, v15="as is (first phase only, unless `--release-all`)",
         note="as is (first phase only, unless `--release-all`)", example="dev_public_data.zip"),
     Key("phases.*.starting_kit", "phases.*.starting_kit", DERIVED, v15="as is (first phase only, unless `--release-all`)",
