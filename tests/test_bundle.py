@@ -143,7 +143,9 @@ def test_the_codabench_yaml_is_native(built):
     assert parse(test["start"]) - parse(dev["end"]) == datetime.timedelta(seconds=1)
     assert parse(post["start"]) - parse(test["end"]) == datetime.timedelta(days=1)  # the day to attach the gold
     assert "end" not in post and post["auto_migrate_to_this_phase"] is True  # never ends; migrates Evaluation
-    assert all(phase["hide_score_output"] is False and phase["hide_output"] is False for phase in v2["phases"])
+    assert all(phase["hide_score_output"] is False for phase in v2["phases"])
+    # the blind phase hides output (a visitor would take its board entries' files), no other
+    assert [phase["hide_output"] for phase in v2["phases"]] == [False, True, False]
     (board,) = v2["leaderboards"]
     assert board["submission_rule"] == "Force_Last"
     assert [column["key"] for column in board["columns"]] == list(ALL_KEYS)
@@ -159,8 +161,10 @@ def test_release_all_puts_every_phase_in_the_upload(tmp_path):
     process = subprocess.run(BUILD + ["--out", str(tmp_path), "--no-check", "--release-all"], capture_output=True,
                              text=True)
     assert process.returncode == 0, process.stderr
+    # the inputs in the upload; the Test gold never (dist/release_test/gold/)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["competition_bundle.zip", "starting_kit.zip",
-                                                                 wheel_name(__version__)])
+                                                                 "release_test", wheel_name(__version__)])
+    assert [p.name for p in (tmp_path / "release_test").rglob("*.zip")] == ["test_reference_data.zip"]
     with zipfile.ZipFile(tmp_path / "competition_bundle.zip") as bundle:
         assert {"test_public_data.zip", "test_sample_submission.zip"} <= set(bundle.namelist())
         v2 = yaml.safe_load(bundle.read("competition.yaml"))
@@ -444,7 +448,7 @@ def test_a_failed_check_leaves_no_zip_and_says_so_in_one_line(tmp_path, monkeypa
     build_bundle = _build_module()
     (tmp_path / "competition_bundle.zip").write_bytes(b"a stale zip of an earlier build")
 
-    def failing_check(path, samples, broken, python, report, tracks, release_all):
+    def failing_check(path, samples, broken, python, report, tracks, release_all, held_back):
         assert os.path.isfile(path)  # checked where it was written
         report.fail("v1.5, phase Test, sample submission: exit 1:\nwhy")
 
@@ -541,7 +545,7 @@ def test_one_bad_file_fails_the_whole_submission_and_the_tools_say_so(kit, tmp_p
     assert "scores" not in checked.stderr.strip().splitlines()[-1]  # check_format printed none: it speaks of none
     good = _kit_run(kit, tmp_path, "check_format.py", kit / "sample_submission.zip")
     assert good.stdout.strip().splitlines()[-1] == ("platform: this submission would be accepted; every file "
-                                                     "in it was scored")
+                                                     "in it was read and checked")
 
 
 def test_check_format_refuses_a_file_named_metadata(kit, tmp_path):
