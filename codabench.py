@@ -34,7 +34,9 @@ only.
   finished one) and the results export into OUT, which ``rank_submissions.py`` reads
   (``rank_submissions.py OUT --results OUT/results.json ...``); resumes where it stopped.
 - ``check``: what an anonymous visitor can take (gold by dataset key, a hidden board, a
-  submission's details); exit 1 when the gold can be taken.
+  submission's details); ``closed`` for what is not yet due (a later phase's placeholder), ``open``
+  for what is public by design or due, ``OPEN`` otherwise; exit 1 when gold can be taken before it
+  is due.
 
 Every failure is one line (exit 1; bad arguments exit 2), never a traceback or the token.
 """
@@ -159,7 +161,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     download.add_argument("out", help="the folder to write (rank_submissions.py reads it)")
     download.add_argument("--select", choices=download_module.SELECT, default="all",
                           help="all submissions (default), those on the board, or each participant's last finished")
-    check = commands.add_parser("check", help="what an anonymous visitor can take; exit 1 when gold can be taken")
+    check = commands.add_parser("check", help="what an anonymous visitor can take; exit 1 when gold can be taken before it is due")
     check.add_argument("competition")
     args = parser.parse_args(argv)
     if args.timeout <= 0:

@@ -11,8 +11,10 @@
   file, logs and outputs).
 
 One line per channel: ``OPEN`` (a visitor takes what should be closed), ``open`` (public by the
-competition's settings: a published competition, a board not hidden) or ``closed``; the
-organiser's token (when given) only finds the keys and submissions to try.
+competition's settings or due: a published competition, a board not hidden, the first phase's
+gold, a released stand-in, a later phase's gold once the phase before has ended) or ``closed``
+(the build's placeholder of what is not yet due, a refusal); the organiser's token (when given)
+only finds the keys and submissions to try.
 """
 
 from __future__ import annotations
@@ -117,7 +119,7 @@ def _probe(visitor: Site, path: str) -> Tuple[bool, object, str]:
 
 
 def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
-    """1 when gold can be taken by a visitor, else 0."""
+    """1 when gold can be taken by a visitor before it is due, else 0."""
     visitor = site.anonymous()
     try:
         public_view = resources.competition(visitor, comp_id)
