@@ -22,7 +22,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ranking.names import shown
 
@@ -219,17 +219,3 @@ def _board_entry(site: Site, phase: dict) -> Optional[int]:
              if isinstance(item, dict) and item.get("status") == "Finished" and not item.get("parent")
              and item.get("on_leaderboard", True)]
     return max(found) if found else None
-
-
-def _a_submission(site: Site, comp: dict) -> Optional[int]:
-    """A finished submission of the competition (the newest), as the organiser lists them."""
-    if not site.token:
-        return None
-    for phase in sorted(comp.get("phases") or [], key=lambda p: -int(p.get("index") or 0)):
-        found: Dict[int, dict] = {}
-        for item in site.pages("/api/submissions/", what="the submissions", phase=phase.get("id")):
-            if item.get("status") == "Finished" and not item.get("parent"):
-                found[int(item["id"])] = item
-        if found:
-            return max(found)
-    return None
