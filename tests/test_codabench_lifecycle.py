@@ -217,3 +217,25 @@ def test_baselines_are_submitted_once_from_the_organisers_account_marked(fake, c
     # a later phase's public data is not in the upload: said, not guessed
     code, out_text, err = run(fake, capsys, "baselines", "1", "Evaluation", str(bundle))
     assert code == 1 and "holds no public data of phase Evaluation" in err
+
+
+def test_a_per_track_release_sets_each_competitions_stand_in_from_its_own_folder(fake, capsys, tmp_path):
+    comps = []
+    for track in ("flc", "nlu"):
+        comp = fake.add_competition(title="Six tracks (track %s)" % track, phases=("Development", "Evaluation"))
+        key = comp["phases"][1]["tasks"][0]["public_datasets"][0]["key"]
+        dataset = next(d for d in fake.datasets if d["key"] == key)
+        fake.storage[dataset["_path"]] = placeholder("test-blind_reference_data.zip", "Evaluation", "blind stand-in",
+                                                     "release_test/test-blind_reference_data.zip", "later")
+        folder = tmp_path / "dist" / track / "release_test"
+        folder.mkdir(parents=True)
+        (folder / "test_public_data.zip").write_bytes(b"public " + track.encode())
+        (folder / "starting_kit.zip").write_bytes(b"kit")
+        (folder / "test-blind_reference_data.zip").write_bytes(zip_of({"scoring_config.json": '{"blind": true}',
+                                                                       "track.txt": track}))
+        comps.append((comp, track))
+    code, out, err = run(fake, capsys, "release", "1,2", "Evaluation", str(tmp_path / "dist"))
+    assert code == 0, err
+    for comp, track in comps:
+        with zipfile.ZipFile(io.BytesIO(stored(fake, reference_key(comp, 1)))) as archive:
+            assert archive.read("track.txt").decode() == track
