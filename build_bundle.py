@@ -53,8 +53,9 @@ import yaml  # noqa: E402
 
 from bundle.checker import Report, check_bundle  # noqa: E402
 from bundle.gold import check_gold  # noqa: E402
+from bundle.held_back import GOLD_FOLDER, placeholder  # noqa: E402
 from bundle.platforms import (V15_YAML, V2_YAML, competition_tracks, date_lines, edition, ignored_keys,  # noqa: E402
-                              solution_name, sorted_phases, v15_yaml, v2_yaml)
+                              due_text, solution_name, sorted_phases, v15_yaml, v2_yaml)
 from bundle.public_data import derive_public_data, later_items_problems, public_ids  # noqa: E402
 from bundle.lifecycle import is_blind, lifecycle_lines, lifecycle_problems  # noqa: E402
 from bundle.links import same_folder_problems, tree_problems  # noqa: E402
@@ -214,6 +215,10 @@ class Upload:
         self.report = Report()
         self.releases: List[Tuple[str, str, str]] = []  # (phase label, public data zip, starting kit zip)
         self.samples: Dict[str, bytes] = {}
+        # reference-data zip name -> the real zip of a later phase, held back (a placeholder in the upload)
+        self.held_back: Dict[str, bytes] = {}
+        # (phase label, what, path under the competition's output folder, when it is due)
+        self.pending: List[Tuple[str, str, str, str]] = []
 
 
 def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, settings: Dict[str, bytes],
@@ -262,17 +267,29 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
         if others:
             extra[OTHER_PHASES] = (json.dumps(others, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
         earlier = dict(earlier, **{label_of[folder]: ids_of_phase[label_of[folder]]})
-        if is_blind(phase, settings):
-            # A blind phase's upload holds no gold: the stand-in of its public inputs (ids and texts, no
-            # answers), which is all the scoring program reads there (scoring_program/scorer/blind.py).
+        blind = is_blind(phase, settings)
+        if blind:
+            # A blind phase's reference data holds no gold: the stand-in of its public inputs (ids and texts,
+            # no answers), which is all the scoring program reads there (scoring_program/scorer/blind.py).
             stand_in = os.path.join(work, "blind", settings_name(phase))
             for track in tracks:
                 track.write_stand_in_gold(os.path.join(work, "public", folder), stand_in, track.filename)
-            nested[phase["reference_data"]] = _zip_bytes(folder_entries(stand_in), extra)
+            real = _zip_bytes(folder_entries(stand_in), extra)
+        else:
+            for track in tracks:  # files made from the gold (nlu: its tokens, so a run need not tokenize it)
+                extra.update(track.reference_data_extras(os.path.join(reference_root, folder)))
+            real = _zip_bytes(folder_entries(os.path.join(reference_root, folder)), extra)
+        if folder == phase_folder(first) or (blind and release_all):
+            nested[phase["reference_data"]] = real  # the first phase's data (or inputs public by choice)
             continue
-        for track in tracks:  # files made from the gold (nlu: its tokens, so a run need not tokenize it)
-            extra.update(track.reference_data_extras(os.path.join(reference_root, folder)))
-        nested[phase["reference_data"]] = _zip_bytes(folder_entries(os.path.join(reference_root, folder)), extra)
+        # a later phase's data: held back (bundle/held_back.py); a placeholder in the upload
+        kind = "blind stand-in" if blind else "gold"
+        where = "release_%s/%s%s" % (folder, "" if blind else GOLD_FOLDER + "/", phase["reference_data"])
+        due = due_text(shown, phase, blind, where)
+        upload.files[where] = real
+        upload.held_back[phase["reference_data"]] = real
+        upload.pending.append((str(phase["label"]), kind, where, due))
+        nested[phase["reference_data"]] = placeholder(phase["reference_data"], str(phase["label"]), kind, where, due)
     first_folder = phase_folder(first)
     kit = {name: _read(os.path.join(KIT, name)) for name in KIT_FILES}
     expected = sample_scores(PROGRAM, os.path.join(reference_root, first_folder), samples[first["reference_data"]])
@@ -367,11 +384,14 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
     if check:
         for upload in uploads:
             print("check%s: %s" % (" (track %s)" % upload.subfolder if upload.subfolder else "", upload.report.summary()))
+    for upload in uploads:
+        print(upload_line(upload))
     return 0
 
 
 def _print_outputs(upload: Upload, out_dir: str) -> None:
     base = os.path.join(out_dir, upload.subfolder)
+    held = {where for _, _, where, _ in upload.pending}
     for name in sorted(upload.files):
         path = os.path.join(base, name)
         digest = hashlib.sha256(upload.files[name]).hexdigest()
@@ -380,17 +400,54 @@ def _print_outputs(upload: Upload, out_dir: str) -> None:
                      "Codalab v1.5 (it reads %s)" % V15_YAML)
         elif name == KIT_ZIP:
             where = "for participants (also inside the upload)"
+        elif name in held:
+            where = "held back: %s (below)" % _when(next(due for _, _, w, due in upload.pending if w == name))
         else:
             where = "held back: attach it when its phase opens (below)"
         print("wrote %s (%d bytes, sha256 %s): %s" % (path, len(upload.files[name]), digest, where))
+    for line in organiser_steps(upload, out_dir):
+        print(line)
+
+
+def organiser_steps(upload: Upload, out_dir: str) -> List[str]:
+    """The organiser's steps for one competition, in order, each with when it is run."""
+    base = os.path.join(out_dir, upload.subfolder)
+    short = os.path.relpath(base) if not os.path.relpath(base).startswith("..") else base
+    lines = ["steps%s, in order (Codabench by command; Codalab v1.5: the same files at the same times in the phase "
+             "editor's Public data, Starting kit and Reference data fields):"
+             % (" (track %s)" % upload.subfolder if upload.subfolder else ""),
+             "  now: .venv/bin/python codabench.py upload %s, then codabench.py publish COMPETITION"
+             % shlex.quote(os.path.join(short, UPLOAD))]
+    blind_due = {label: due for label, kind, _, due in upload.pending if kind == "blind stand-in"}
     for label, public, kit in upload.releases:
-        public, kit = os.path.join(base, public), os.path.join(base, kit)
-        print("when phase %s opens: on Codabench, upload %s as a dataset of type \"public data\" and %s as one of "
-              "type \"starting kit\" (Resources > Datasets), then choose them in the phase's Public data and "
-              "Starting kit fields (Edit competition > Phases); on Codalab v1.5, upload them under My datasets and "
-              "choose them in the phase editor's Public data and Starting kit fields" % (label, public, kit))
-        print("  by command, on Codabench: .venv/bin/python codabench.py release COMPETITION %s %s"
-              % (shlex.quote(label), shlex.quote(os.path.dirname(public))))
+        folder = os.path.join(short, os.path.dirname(public))
+        what = "public data, starting kit" + (" and reference data (the blind stand-in, no answers)"
+                                              if label in blind_due else "")
+        lines.append("  when phase %s opens: .venv/bin/python codabench.py release COMPETITION %s %s/   (%s)"
+                     % (label, shlex.quote(label), shlex.quote(folder), what))
+    for label, kind, where, due in upload.pending:
+        if kind == "gold":
+            when, command = _when(due), due[len(_when(due)) + 2:]
+            lines.append("  %s: .venv/bin/python %s" % (when, command.replace("dist/" + where, shlex.quote(
+                os.path.join(short, where)))))
+    return lines
+
+
+def _when(due: str) -> str:
+    """The when of a held-back zip's due text (``bundle.platforms.due_text``)."""
+    return due.split(": codabench.py", 1)[0]
+
+
+def upload_line(upload: Upload) -> str:
+    """The build's last line for one competition: what the upload holds and what is still owed."""
+    prefix = "upload%s: " % (" (track %s)" % upload.subfolder if upload.subfolder else "")
+    if not upload.pending and not upload.releases:
+        return prefix + "%s holds every phase's data; nothing is owed" % UPLOAD
+    owed = ["%s's %s %s" % (label, kind, _when(due)) for label, kind, _, due in upload.pending]
+    owed += ["%s's public data and starting kit when it opens" % label for label, _, _ in upload.releases
+             if not any(label == other and kind == "blind stand-in" for other, kind, _, _ in upload.pending)]
+    return prefix + ("%s holds the first phase's data and, for each later phase, a placeholder; owed on the "
+                     "platform by the steps above: %s" % (UPLOAD, "; ".join(owed)))
 
 
 def scorer_wheel(program: Dict[str, bytes], config: Dict[str, Any]) -> Tuple[str, bytes]:
@@ -463,7 +520,7 @@ def _build(reference_root: str, cache: str, check: bool, python: List[str], rele
                     with open(path, "wb") as handle:
                         handle.write(upload.files[UPLOAD])
                     check_bundle(path, upload.samples, broken_submission(chosen), python, upload.report, chosen,
-                                 release_all)
+                                 release_all, upload.held_back)
                 prefix = "check%s: " % (" (track %s)" % track.name if track else "")
                 for line in upload.report.lines:
                     print(prefix + "ok: " + line)

@@ -3,7 +3,11 @@
 
     export CODABENCH_TOKEN=...          # or --token-file FILE; never printed
     .venv/bin/python codabench.py [--site URL] upload dist/competition_bundle.zip
+    .venv/bin/python codabench.py publish COMPETITION
     .venv/bin/python codabench.py release COMPETITION PHASE dist/release_test/
+    .venv/bin/python codabench.py attach-gold COMPETITION PHASE dist/release_test/gold/test_reference_data.zip
+    .venv/bin/python codabench.py copy-fact-sheets COMPETITION PHASE
+    .venv/bin/python codabench.py baselines COMPETITION PHASE dist/competition_bundle.zip [--multilabel random|majority]
     .venv/bin/python codabench.py download COMPETITION PHASE OUT [--select all|leaderboard|last]
     .venv/bin/python codabench.py check COMPETITION
 
@@ -15,13 +19,24 @@ only.
 
 - ``upload``: the bundle as a dataset of type competition_bundle; waits for the unpacker; prints
   the competition's id and URL, or the platform's error.
+- ``publish``: the competition published (visitors get 404 until then); a second run changes nothing.
 - ``release``: the phase's public data and starting kit uploaded as datasets and set on the
-  phase, then read back; a second run changes nothing.
+  phase, and a blind phase's reference data (the stand-in) set on its task in place of the
+  build's placeholder, then read back; a second run changes nothing.
+- ``attach-gold``: a held-back phase's gold set on its task, refused before the phase before it
+  has ended; failed migrated copies (scored on the placeholder) re-run.
+- ``copy-fact-sheets``: each migrated submission of the phase gets its source's fact-sheet answers.
+- ``baselines``: the kit's baseline, made from the phase's public data (a public data zip or folder,
+  or the upload for the first phase), submitted from the token's account with a fact sheet that
+  marks it (team ``Baseline (organisers)``); Force_Last shows one row per account, so one baseline
+  per account; a second run changes nothing.
 - ``download``: the phase's submissions (all, those on the board, or each participant's last
   finished one) and the results export into OUT, which ``rank_submissions.py`` reads
   (``rank_submissions.py OUT --results OUT/results.json ...``); resumes where it stopped.
 - ``check``: what an anonymous visitor can take (gold by dataset key, a hidden board, a
-  submission's details); exit 1 when the gold can be taken.
+  submission's details); ``closed`` for what is not yet due (a later phase's placeholder), ``open``
+  for what is public by design or due, ``OPEN`` otherwise; exit 1 when gold can be taken before it
+  is due.
 
 Every failure is one line (exit 1; bad arguments exit 2), never a traceback or the token.
 """
@@ -35,6 +50,7 @@ from typing import List, Optional, Sequence
 
 from codabench_client import check as check_module
 from codabench_client import download as download_module
+from codabench_client import lifecycle
 from codabench_client import release as release_module
 from codabench_client import resources
 from codabench_client.site import CodabenchError, Site
@@ -120,6 +136,17 @@ def run_with(args, token: Optional[str]) -> int:
     if args.command == "release":
         release_module.release(site, competitions_of(args.competition), args.phase, args.folder)
         return 0
+    if args.command == "publish":
+        for comp_id in competitions_of(args.competition):
+            lifecycle.publish(site, comp_id)
+        return 0
+    if args.command == "attach-gold":
+        return lifecycle.attach_gold(site, resources.competition_id(args.competition), args.phase, args.gold)
+    if args.command == "baselines":
+        return lifecycle.submit_baseline(site, resources.competition_id(args.competition), args.phase, args.public,
+                                         args.multilabel)
+    if args.command == "copy-fact-sheets":
+        return lifecycle.copy_fact_sheets(site, resources.competition_id(args.competition), args.phase)
     if args.command == "download":
         return download_module.download(site, resources.competition_id(args.competition), args.phase, args.out,
                                         args.select)
@@ -146,13 +173,29 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     release.add_argument("competition", help="id or URL; several comma-separated for a --per-track build")
     release.add_argument("phase", help="the phase's name or id")
     release.add_argument("folder", help="dist/release_<phase>/ (or dist/ for several competitions)")
+    publish = commands.add_parser("publish", help="publish the competition (visitors see it; participants register)")
+    publish.add_argument("competition", help="id or URL; several comma-separated for a --per-track build")
+    gold = commands.add_parser("attach-gold", help="set a held-back phase's gold once the phase before it has ended")
+    gold.add_argument("competition")
+    gold.add_argument("phase")
+    gold.add_argument("gold", help="dist/release_<folder>/gold/<name>_reference_data.zip")
+    facts = commands.add_parser("copy-fact-sheets", help="give migrated submissions their source's fact-sheet answers")
+    facts.add_argument("competition")
+    facts.add_argument("phase", help="the phase the submissions were migrated into (Post-Evaluation)")
+    baselines = commands.add_parser("baselines", help="submit the kit's baseline from your account, marked as one")
+    baselines.add_argument("competition")
+    baselines.add_argument("phase")
+    baselines.add_argument("public", help="the phase's public data (zip or folder), or dist/competition_bundle.zip "
+                                          "for the first phase")
+    baselines.add_argument("--multilabel", choices=("random", "majority"), default="random",
+                           help="which of the kit's ST1/ST3 baselines (default: the tasks' random baseline)")
     download = commands.add_parser("download", help="every submission of a phase and the results export")
     download.add_argument("competition")
     download.add_argument("phase")
     download.add_argument("out", help="the folder to write (rank_submissions.py reads it)")
     download.add_argument("--select", choices=download_module.SELECT, default="all",
                           help="all submissions (default), those on the board, or each participant's last finished")
-    check = commands.add_parser("check", help="what an anonymous visitor can take; exit 1 when gold can be taken")
+    check = commands.add_parser("check", help="what an anonymous visitor can take; exit 1 when gold can be taken before it is due")
     check.add_argument("competition")
     args = parser.parse_args(argv)
     if args.timeout <= 0:

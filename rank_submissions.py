@@ -5,7 +5,7 @@ groups, and the paper's tables and figures.
 
     .venv/bin/python rank_submissions.py DOWNLOAD --ref PHASE_GOLD_DIR --out DIR
         [--results EXPORT] [--select last|best|all] [--descriptions PATH] [--settings FILE]
-        [--teams CSV] [--baseline NAME=PATH ...] [--resamples 1000] [--seed 0] [--jobs N]
+        [--teams CSV] [--baseline NAME=PATH ...] [--baseline-owner USER ...] [--resamples 1000] [--seed 0] [--jobs N]
         [--baseline-test bootstrap|ar]
 
 DOWNLOAD: Codabench's "Download selected" zip, Codalab v1.5's leaderboard download, either one
@@ -48,7 +48,9 @@ statistics a shuffle is a sum, not a re-scoring.
 
 Outputs in DIR (all byte-identical for the same inputs and seed; the signature is in each):
 ``<leaderboard>.csv``, ``pvalues_<leaderboard>.csv``, ``techniques_<track>.csv`` (rows in rank
-order × techniques F1), ``problems.csv`` (not scored), ``not_ranked.csv``, ``participants.csv``
+order × techniques F1), ``problems.csv`` (not scored), ``not_ranked.csv``, ``alike.csv`` (pairs of
+ranked rows of different owners whose prediction file is identical, or the same for >= 95% of its
+items: ``ranking/copies.py``; also one warning line each), ``participants.csv``
 (when descriptions are given), ``results.md``, ``results.tex`` (booktabs ``table*`` floats for a
 two-column article), the figures ``<leaderboard>.svg|pdf`` and ``techniques_<track>.svg|pdf``, and
 ``index.html`` (self-contained). Labels and titles come from ``competition.yaml``. Every name from
@@ -68,6 +70,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pandas as pd
 
 from ranking import PROGRAM_DIR
+from ranking.copies import alike, describe
 from ranking.downloads import (Entry, check_export_meets_download, discover, download_phase, export_descriptions,
                                export_of_phase, method_descriptions, owners_from_export, read_descriptions,
                                read_results_export, read_teams, team_key, unmatched_team_rows)
@@ -180,6 +183,13 @@ def name_rows(ranked: Sequence[Scored]) -> None:
     teams = [shown(s.entry.team) if not (s.entry.claimed and shown(s.entry.team) in taken
                                          and s.entry.team != s.entry.owner)
              else "%s (%s)" % (shown(s.entry.team), shown(s.entry.owner)) for s in ranked]
+    # teams named alike stay apart by their owner (the platform's account) in every output; the same
+    # owner's several rows by their submission
+    owners_of: Dict[str, set] = {}
+    for team, s in zip(teams, ranked):
+        owners_of.setdefault(team, set()).add(s.entry.owner)
+    teams = [team if len(owners_of[team]) == 1 or not s.entry.owner or team.endswith("(%s)" % shown(s.entry.owner))
+             else "%s (%s)" % (team, shown(s.entry.owner)) for team, s in zip(teams, ranked)]
     names = [team if teams.count(team) == 1 or s.entry.baseline else "%s [%s]" % (team, shown(s.entry.submission))
              for team, s in zip(teams, ranked)]
     for scored, name in zip(ranked, unique_names(names)):
@@ -229,6 +239,9 @@ def run(args) -> int:
         organisers = next((by_key[team_key(key)] for key in entry.keys() if team_key(key) in by_key), None)
         entry.claimed = not organisers and bool(description.get("team"))
         entry.team = organisers or description.get("team") or entry.team
+        if entry.owner and entry.owner in args.baseline_owner:  # the organisers' own rows (codabench.py baselines)
+            entry.baseline = True
+            entry.team = entry.system or entry.team
     warnings += unmatched_team_rows(teams, entries, args.teams)
     for name, path in args.baseline:
         entries.append(Entry(name, name, os.path.abspath(path), baseline=True))
@@ -255,6 +268,15 @@ def run(args) -> int:
         found.notes += ["on the leaderboard (results export) but not in the download: %s" % shown(key)
                         for key in sorted(on_board - present)]
     name_rows(ranked)
+    copied = alike([s.entry for s in ranked])
+    pairs: Dict[Tuple[str, str], List[str]] = {}
+    for pair in copied:
+        who = tuple("%s%s" % (shown(e.name), "" if not e.owner or e.name.endswith("(%s)" % e.owner)
+                              else " (%s)" % shown(e.owner)) for e in (pair.first, pair.second))
+        pairs.setdefault(who, []).append(describe(pair))
+    for (first, second), files in pairs.items():
+        print("rank_submissions: warning: prediction files alike across teams: %s and %s: %s (alike.csv)"
+              % (first, second, "; ".join(files)), file=sys.stderr)
 
     labels, titles = load_labels()
     report = Report(signature, labels, titles, args.resamples,
@@ -316,6 +338,11 @@ def run(args) -> int:
               pd.DataFrame([(shown(t), shown(o), shown(s), k, p) for t, o, s, k, p in report.failed]
                            + [("", "", "", "", note) for note in report.notes],
                            columns=["team", "owner", "submission", "track", "problem"]), signature)
+    write_csv(os.path.join(out, "alike.csv"),
+              pd.DataFrame([(shown(p.first.name), shown(p.first.owner), shown(p.second.name), shown(p.second.owner),
+                             shown(p.name), p.shared, p.total, "yes" if p.identical else "no") for p in copied],
+                           columns=["team", "owner", "other team", "other owner", "file", "same items", "items",
+                                    "identical"]), signature)
     write_csv(os.path.join(out, "not_ranked.csv"),
               pd.DataFrame([(shown(t), shown(o), shown(s), w) for t, o, s, w in report.skipped],
                            columns=["team", "owner", "submission", "why"]), signature)
@@ -351,6 +378,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--teams", help="CSV: the platform's submissions export, or two columns (submission, team)")
     parser.add_argument("--baseline", action="append", default=[], type=parse_baseline, metavar="NAME=PATH",
                         help="a baseline submission shown (marked) in every table; repeatable")
+    parser.add_argument("--baseline-owner", action="append", default=[], metavar="USER",
+                        help="the downloaded submissions of this account are baselines (codabench.py baselines "
+                             "submits them from the organiser's account): marked, not ranked; repeatable")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="scoring processes (default 1)")

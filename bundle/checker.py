@@ -57,6 +57,7 @@ from scorer.registry import TRACKS
 from .fact_sheet import fact_sheet_problems
 from .platforms import V15_YAML, V2_YAML, sorted_phases
 from .rules import COMPETITION_KEYS, PHASE_KEYS
+from .held_back import GOLD_WINDOW, read_placeholder
 from .watcher import DetailedResultsWatcher
 
 PUBLIC_OUTPUTS = ["detailed_results.html", "scores.json", "scores.txt"]
@@ -75,7 +76,7 @@ class Report:
         self.lines.append(line)
 
     def summary(self) -> str:
-        return "the upload passes on both platforms; verified " + "; ".join(
+        return "the upload's runs pass on both platforms (with each held-back zip in place); verified " + "; ".join(
             "on %s: %s" % (platform, ", ".join(items)) for platform, items in self.verified.items())
 
 
@@ -448,11 +449,15 @@ def check_codabench_bundle(path: str, report: Report) -> Optional[Dict[str, Any]
             fail("%s: ends before it starts" % where)
         if previous_end is not None and start <= previous_end:
             fail("%s: starts before (or when) the previous phase ends; Codabench refuses the bundle" % where)
-        if previous_end is not None and start - previous_end > datetime.timedelta(seconds=1):
-            fail("%s: %s with no open phase before it" % (where, start - previous_end))
+        gap = start - previous_end if previous_end is not None else None
+        if gap is not None and gap > datetime.timedelta(seconds=1) and not (
+                gap == GOLD_WINDOW and phase.get("auto_migrate_to_this_phase")):
+            # the one gap allowed: the day before a migrating phase whose gold is attached then (held_back.py)
+            fail("%s: %s with no open phase before it" % (where, gap))
         previous_end = end
-        if phase.get("hide_output") is not False:
-            fail("%s: needs hide_output: false (participants would not see their logs)" % where)
+        if phase.get("hide_output") is not False and not (phase.get("hide_output") is True and number > 0):
+            fail("%s: needs hide_output: false (participants would not see their logs); only a later (blind) phase "
+                 "hides them" % where)
         if not phase.get("tasks") or not set(phase["tasks"]) <= set(tasks):
             fail("%s: tasks must point at the bundle's tasks" % where)
         for field in ("max_submissions_per_day", "max_submissions", "execution_time_limit"):
@@ -478,7 +483,8 @@ def check_codabench_bundle(path: str, report: Report) -> Optional[Dict[str, Any]
     if board.get("primary_index") not in indexes:
         fail("primary_index %r is not a column index" % board.get("primary_index"))
         return None
-    report.ok("Codabench v2 unpacker: %d tasks, %d solutions, %d phases with start and end (1 s apart%s), one "
+    report.ok("Codabench v2 unpacker: %d tasks, %d solutions, %d phases with start and end (1 s apart, or a day "
+              "before a migrating phase whose gold is attached then%s), one "
               "Force_Last leaderboard of %d columns, %s"
               % (len(tasks), len(config.get("solutions") or []), len(phases),
                  "; the last one never ends" if phases and phases[-1].get("end") is None else "", len(columns),
@@ -544,6 +550,23 @@ def check_held_back(v15: Dict[str, Any], codabench: Dict[str, Any], release_all:
                                             if not release_all else "every phase released")
 
 
+def check_placeholders(v15: Dict[str, Any], held_back: Dict[str, bytes], report: Report) -> None:
+    """Each later phase's reference data in the upload is a placeholder and nothing else: no gold, no
+    input, no stand-in made from them (whatever competition.yaml names)."""
+    phases = sorted_phases(v15["config"])
+    for phase in phases[1:]:
+        name = phase["reference_data"]
+        if name in held_back and read_placeholder(v15["files"][name]) is None:
+            report.fail("phase %s: %s in the upload is not a placeholder: a later phase's data goes up when it is "
+                        "due" % (phase["label"], name))
+    if held_back and not report.problems:
+        report.ok("held back: %s: placeholders in the upload, nothing of their data"
+                  % ", ".join("%s (%s)" % (phase["label"], phase["reference_data"]) for phase in phases
+                              if phase["reference_data"] in held_back))
+        for platform in ("Codalab v1.5", "Codabench"):
+            report.verified[platform].append("no later phase's reference data in the upload (placeholders)")
+
+
 def _is_blind(reference_zip: bytes) -> bool:
     """Whether a phase's reference data sets ``"blind": true`` (scorer/blind.py)."""
     with zipfile.ZipFile(io.BytesIO(reference_zip)) as archive:
@@ -556,17 +579,23 @@ def _is_blind(reference_zip: bytes) -> bool:
 
 
 def check_bundle(path: str, samples: Dict[str, bytes], broken: bytes, python: Sequence[str], report: Report,
-                 tracks: Sequence = TRACKS, release_all: bool = False) -> None:
+                 tracks: Sequence = TRACKS, release_all: bool = False,
+                 held_back: Optional[Dict[str, bytes]] = None) -> None:
     """The upload at ``path`` as both platforms read it; ``samples``: each phase's sample submission
     (zip bytes) per reference-data zip name, also for phases whose sample is held back; ``tracks``:
-    the competition's tracks."""
+    the competition's tracks; ``held_back``: the real reference data zip of each later phase (by its
+    name), a placeholder in the upload (bundle/held_back.py): the runs use it, as the platform will
+    once the organiser has attached it."""
     v15 = check_v15_bundle(path, report)
     codabench = check_codabench_bundle(path, report)
     if report.problems or v15 is None or codabench is None:
         return
     check_held_back(v15, codabench, release_all, report)
+    check_placeholders(v15, held_back or {}, report)
     if report.problems:
         return
+    for layout in (v15, codabench):
+        layout["files"] = dict(layout["files"], **(held_back or {}))
     config = v15["config"]
     keys = list(config["leaderboard"]["columns"])
     jobs = []  # (files, phase zips, submission, layout, label, expect success, single track)

@@ -25,6 +25,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import yaml
 
+from .held_back import GOLD_WINDOW
+
 BLOCK = "codabench"
 V15_YAML = "codalab_v1.5.yaml"  # the first ".yaml" entry: what Codalab v1.5 reads
 V2_YAML = "competition.yaml"  # what Codabench reads
@@ -132,8 +134,11 @@ KEYS: Tuple[Key, ...] = (
         default=False, example=True),
     Key("phases.*.scoring_program", "tasks.*.scoring_program", DERIVED, note="one `task` per phase",
         example="scoring_program.zip"),
-    Key("phases.*.reference_data", "tasks.*.reference_data", DERIVED, note="the phase's `task`; its `solutions`: the "
-        "phase's sample submission (first phase only, unless `--release-all`)", example="dev_reference_data.zip"),
+    Key("phases.*.reference_data", "tasks.*.reference_data", DERIVED, v15="as is (a later phase's: a placeholder, "
+        "the real zip set in the phase editor when due)", note="the phase's `task`; its `solutions`: the "
+        "phase's sample submission (first phase only, unless `--release-all`); a later phase's reference data is a "
+        "placeholder (`held_back.json`), set on the task when due (`codabench.py release`, `attach-gold`)",
+        example="dev_reference_data.zip"),
     Key("phases.*.public_data", "phases.*.public_data", DERIVED, v15="as is (first phase only, unless `--release-all`)",
         note="as is (first phase only, unless `--release-all`)", example="dev_public_data.zip"),
     Key("phases.*.starting_kit", "phases.*.starting_kit", DERIVED, v15="as is (first phase only, unless `--release-all`)",
@@ -356,7 +361,10 @@ def v2_config(config: Dict[str, Any], solutions: Optional[Dict[str, str]] = None
         entry.update({"tasks": [index],
                       # it would also hide the logs where participants read their errors (a blind phase's
                       # included); nothing in the outputs of a blind phase holds a score anyway
-                      "hide_output": False,
+                      # a blind phase hides it: a visitor takes a board entry's submitted file through
+                      # get_details otherwise (the only setting that closes it on Codabench); the owner
+                      # reads the refusal lines on the detailed results page, which stays open
+                      "hide_output": phase.get("leaderboard_management_mode") == "hide_results",
                       "hide_score_output": bool(extra.get("hide_score_output", False))})
         for name in ("public_data", "starting_kit"):
             if name in phase:
@@ -429,8 +437,38 @@ def schedule(config: Dict[str, Any]) -> List[Tuple[Dict[str, Any], datetime.date
     phases = sorted_phases(config)
     starts = [utc(phase["start_date"]) for phase in phases]
     last_end = None if phases[-1].get("phase_never_ends") is True else utc(config["end_date"])
-    ends = [start - datetime.timedelta(seconds=1) for start in starts[1:]] + [last_end]
+    ends = [start - (GOLD_WINDOW if gold_after_end(phases, number + 1) else datetime.timedelta(seconds=1))
+            for number, start in enumerate(starts[1:])] + [last_end]
     return list(zip(phases, starts, ends))
+
+
+def gold_after_end(phases: List[Dict[str, Any]], number: int) -> bool:
+    """Whether phase ``number`` (of ``phases``, sorted) migrates the previous phase's submissions and
+    its gold is held back (a later phase's data): the previous phase then ends ``GOLD_WINDOW`` before
+    it starts, the day in which the organiser attaches the gold (bundle/held_back.py)."""
+    phase = phases[number]
+    folder = str(phase.get("reference_data", "")).replace("_reference_data.zip", "").split("-")[0]
+    first = str(phases[0].get("reference_data", "")).replace("_reference_data.zip", "").split("-")[0]
+    return bool(phase.get("auto_migration")) and folder != first
+
+
+def due_text(config: Dict[str, Any], phase: Dict[str, Any], blind: bool, where: str) -> str:
+    """When a held-back reference data zip (at ``where`` under the output folder) goes up, and the
+    command that puts it there."""
+    times = {id(p): (start, end) for p, start, end in schedule(config)}
+    phases = sorted_phases(config)
+    number = [id(p) for p in phases].index(id(phase))
+    label, start = phase["label"], times[id(phase)][0]
+    if blind:
+        return ("when phase %s opens (%s): codabench.py release COMPETITION %s dist/%s/"
+                % (label, _text(start), label, where.split("/")[0]))
+    previous = phases[number - 1]
+    end = times[id(previous)][1]
+    if gold_after_end(phases, number):
+        return ("after phase %s ends (%s) and before phase %s starts (%s): codabench.py attach-gold COMPETITION %s "
+                "dist/%s" % (previous["label"], _text(end), label, _text(start), label, where))
+    return ("when phase %s opens (%s), not before: codabench.py attach-gold COMPETITION %s dist/%s"
+            % (label, _text(start), label, where))
 
 
 def _text(moment: datetime.datetime) -> str:

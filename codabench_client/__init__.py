@@ -7,6 +7,9 @@ HTTP only), behind ``codabench.py``:
 - ``release``: a held-back phase's public data and starting kit attached to the phase;
 - ``download``: a phase's submissions and the results export as a folder ``rank_submissions.py``
   reads (the bulk download's names), resumable;
+- ``lifecycle``: publish, a held-back phase's reference data set on its task when due (the
+  stand-in on release, the gold by ``attach-gold``), failed migrated copies re-run, fact sheets
+  copied to migrated submissions, the kit's baseline submitted;
 - ``check``: what an anonymous visitor can take.
 
 What the endpoints answer was read in Codabench's ``src/apps/api/`` (views, serializers, urls) and

@@ -11,8 +11,10 @@
   file, logs and outputs).
 
 One line per channel: ``OPEN`` (a visitor takes what should be closed), ``open`` (public by the
-competition's settings: a published competition, a board not hidden) or ``closed``; the
-organiser's token (when given) only finds the keys and submissions to try.
+competition's settings or due: a published competition, a board not hidden, the first phase's
+gold, a released stand-in, a later phase's gold once the phase before has ended) or ``closed``
+(the build's placeholder of what is not yet due, a refusal); the organiser's token (when given)
+only finds the keys and submissions to try.
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ import shutil
 import tempfile
 import zipfile
 import zlib
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ranking.names import shown
 
-from . import resources
+from bundle.held_back import read_placeholder
+
+from . import lifecycle, resources
 from .site import CodabenchError, HTTPStatusError, Site, identifier
 
 PROBE_BYTES = 1 << 16
@@ -118,6 +122,32 @@ def _is_blind_stand_in(data: bytes) -> bool:
         return bool(tracks) and len(not_gold(folder, os.path.join(work, "derived"), tracks)) == len(tracks)
 
 
+def _placeholder_at(visitor: Site, key: str) -> Optional[dict]:
+    """The note of the build's placeholder (bundle/held_back.py) when the key gives one, else None."""
+    try:
+        data = lifecycle.read_small(visitor, key)
+    except CodabenchError:
+        return None
+    return read_placeholder(data) if data is not None else None
+
+
+def _gold_due(comp: dict, phase_name: str) -> str:
+    """Why a phase's gold may be on the platform now ("" when it may not): the first phase's is its
+    practice data, in the upload by design; a later phase's is due once the phase before it has
+    ended (the Post-Evaluation phase scores the migrated submissions on it)."""
+    phases = sorted(comp.get("phases") or [], key=lambda p: int(p.get("index") or 0))
+    names = [str(p.get("name", "")) for p in phases]
+    if phase_name not in names:
+        return ""
+    number = names.index(phase_name)
+    if number == 0:
+        return "the first phase's gold (practice: in the upload by design)"
+    end = lifecycle._utc(phases[number - 1].get("end"))
+    if end is not None and end <= lifecycle.now_utc():
+        return "phase %s ended %s" % (shown(names[number - 1]), phases[number - 1].get("end"))
+    return ""
+
+
 def _probe(visitor: Site, path: str) -> Tuple[bool, object, str]:
     try:
         answer = visitor.call("GET", path, what=path)
@@ -129,7 +159,7 @@ def _probe(visitor: Site, path: str) -> Tuple[bool, object, str]:
 
 
 def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
-    """1 when gold can be taken by a visitor, else 0."""
+    """1 when gold can be taken by a visitor before it is due, else 0."""
     visitor = site.anonymous()
     try:
         public_view = resources.competition(visitor, comp_id)
@@ -151,10 +181,20 @@ def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
     if not keys:
         say("closed  reference data by key: the competition lists no reference data keys")
     for phase, task, key in keys:
+        note = _placeholder_at(visitor, key)
+        if note is not None:
+            say("closed  reference data by key: phase %s, task %s: a visitor gets the build's placeholder, nothing of "
+                "the data: the %s (%s) is held back, due %s" % (shown(phase), shown(task), shown(str(note.get("kind"))),
+                                                                shown(str(note.get("held_back"))), shown(str(note.get("due")), 300)))
+            continue
         taken, how, blind = _probe_download(visitor, key)
         seen = ("the competition API shows a visitor this key" if key in visible
                 else "for anyone who has the key")
-        if taken and blind:
+        due = _gold_due(comp, phase)
+        if taken and not blind and due:
+            say("open    reference data by key: phase %s, task %s: /datasets/download/%s/ gives a visitor the gold "
+                "(%s; %s; codalab/codabench#2345): due, %s" % (shown(phase), shown(task), key, how, seen, due))
+        elif taken and blind:
             say("open    reference data by key: phase %s, task %s: /datasets/download/%s/ gives a visitor a blind "
                 "phase's stand-in, the public inputs without answers (%s; %s)" % (shown(phase), shown(task), key,
                                                                                    how, seen))
@@ -176,38 +216,48 @@ def check(site: Site, comp_id: int, say: Callable[[str], None] = print) -> int:
             say("open    %s: public by the competition's settings (get_leaderboard: %d rows)" % (what, rows))
         else:
             say("closed  %s: a visitor gets %s" % (what, how))
-    submission = _a_submission(site, comp)
-    if submission is None:
-        say("-       submission details and detailed results: not tried (no submission found%s)"
-            % ("" if site.token else "; give the organiser's token to list them"))
+    if not site.token:
+        say("-       submission details and detailed results: not tried (give the organiser's token to list the "
+            "submissions)")
         return 1 if gold_open else 0
-    for path, what in (("/api/submissions/%d/get_detail_result/" % submission, "detailed results"),
-                       ("/api/submissions/%d/get_details/" % submission, "details (file, logs, outputs)")):
-        ok, answer, how = _probe(visitor, path)
-        if ok and answer and what == "detailed results" and comp.get("published"):
-            # get_detail_result: anyone's, for a published competition with detailed results enabled
-            say("open    %s of submission %d: a visitor reads them (published, detailed results enabled: public by "
-                "design; %s)" % (what, submission, path))
-        elif ok and answer:
-            say("OPEN    %s of submission %d: a visitor reads them (%s)" % (what, submission, path))
-        else:
-            say("closed  %s of submission %d: a visitor gets %s" % (what, submission, how if not ok else "nothing"))
+    tried = False
+    phases = sorted(comp.get("phases") or [], key=lambda p: int(p.get("index") or 0))
+    for number, phase in enumerate(phases):
+        submission = _board_entry(site, phase)
+        if submission is None:
+            continue
+        tried = True
+        name = shown(str(phase.get("name", "")))
+        end = lifecycle._utc(phase.get("end"))
+        running = number > 0 and end is not None and end > lifecycle.now_utc()
+        for path, what in (("/api/submissions/%d/get_detail_result/" % submission, "detailed results"),
+                           ("/api/submissions/%d/get_details/" % submission, "details (submitted file, logs, outputs)")):
+            ok, answer, how = _probe(visitor, path)
+            where = "%s of submission %d (phase %s)" % (what, submission, name)
+            if ok and answer and what == "detailed results" and comp.get("published"):
+                # get_detail_result: anyone's, for a published competition with detailed results enabled
+                say("open    %s: a visitor reads them (published, detailed results enabled: public by design; %s)"
+                    % (where, path))
+            elif ok and answer and running:
+                say("OPEN    %s: a visitor takes the board entry's submitted file while the phase runs (%s): another "
+                    "team can copy it; set the phase's hide_output (the build does for a blind phase) and compare "
+                    "prediction files with rank_submissions.py (identical and near-identical files are flagged)"
+                    % (where, path))
+            elif ok and answer:
+                say("open    %s: a visitor reads them (%s; %s)" % (where, path, "the first phase: practice"
+                                                                   if number == 0 else "the phase has ended or never "
+                                                                   "ends: its board is public"))
+            else:
+                say("closed  %s: a visitor gets %s" % (where, how if not ok else "nothing"))
+    if not tried:
+        say("-       submission details and detailed results: not tried (no board entry in any phase yet)")
     return 1 if gold_open else 0
 
 
-def _a_submission(site: Site, comp: dict) -> Optional[int]:
-    """A finished submission of the competition (the newest), as the organiser lists them."""
-    if not site.token:
-        return None
-    def index(phase: dict) -> int:
-        value = phase.get("index")
-        return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-    for phase in sorted(comp.get("phases") or [], key=lambda p: -index(p)):
-        found: Dict[int, dict] = {}
-        for item in site.pages("/api/submissions/", what="the submissions", phase=phase.get("id")):
-            if item.get("status") == "Finished" and not item.get("parent"):
-                found[identifier(item.get("id"), "the submissions, id")] = item
-        if found:
-            return max(found)
-    return None
+def _board_entry(site: Site, phase: dict) -> Optional[int]:
+    """The newest finished board entry of ``phase``, as the organiser lists them."""
+    found = [identifier(item.get("id"), "the submissions, id")
+             for item in site.pages("/api/submissions/", what="the submissions", phase=phase.get("id"))
+             if isinstance(item, dict) and item.get("status") == "Finished" and not item.get("parent")
+             and item.get("on_leaderboard", True)]
+    return max(found) if found else None

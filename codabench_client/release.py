@@ -18,7 +18,7 @@ from typing import Callable, Dict, List, Tuple
 
 from ranking.names import shown
 
-from . import resources
+from . import lifecycle, resources
 from .site import CodabenchError, Site, identifier
 
 # (phase field = dataset type, what the file name holds, as the site names the type)
@@ -48,6 +48,8 @@ def release_files(folder: str) -> Dict[str, str]:
                 else "not a regular file"
             raise CodabenchError("release folder %s: %s is %s; the release is read from regular files only"
                                  % (shown(folder), shown(name), kind))
+        if name.lower().endswith("reference_data.zip"):
+            continue  # a held-back phase's reference data: set on its task (lifecycle.release_reference)
         kinds = [kind for kind, marker, _ in KINDS if marker in name.lower()]
         if not name.lower().endswith(".zip") or len(kinds) != 1:
             raise CodabenchError("release folder %s: %s is neither a public data zip (*public_data*.zip) nor a "
@@ -160,6 +162,7 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
     listed = "; ".join("%s \"%s\" (%s)" % (label, shown((phase.get(kind) or {}).get("name", ""), 300), expected[kind][1])
                        for kind, _, label in KINDS if kind in expected)
     tell("%s now lists: %s%s" % (where, listed, "" if changes else " (nothing changed)"))
+    lifecycle.release_reference(site, comp_id, phase, folder, today, tell)
     return lines
 
 

@@ -81,7 +81,10 @@ def latex_text(text: str, break_every: int = 0, limit: int = SHOWN_LIMIT) -> str
             out.append(c)
             continue
         escaped = _latex_char(c)
-        width = 8 if escaped.startswith(r"\textless{}U+") else 1
+        # in W widths: a lower-case letter or a digit is about half of one (cmr at 9 pt: 4.3-5 pt, W 9.3 pt)
+        width = 8 if escaped.startswith(r"\textless{}U+") else (0.55 if c.islower() or c.isdigit() else 1)
+        # a word is broken only when it alone is wider than the column (break_every W widths); a
+        # break opportunity follows each punctuation mark of a run ("local-team" breaks after "-")
         if break_every and run and run + width > break_every:
             out.append(r"\allowbreak{}")
             run = 0
@@ -89,7 +92,13 @@ def latex_text(text: str, break_every: int = 0, limit: int = SHOWN_LIMIT) -> str
             escaped = escaped.replace("U+", r"U+\allowbreak{}")
         run += width
         out.append(escaped)
+        if break_every and c in WORD_ENDS and run > 1:
+            out.append(r"\allowbreak{}")
+            run = 0
     return "".join(out)
+
+
+WORD_ENDS = frozenset("-_/.,:;+=|")
 
 
 def unique_names(names: Sequence[str]) -> List[str]:

@@ -58,14 +58,14 @@ def main(argv=None) -> int:
         print("format OK%s (checked against %s; files of this phase: %s)"
               % (" for the files it scored" if run.located is not None and run.located.ignored else "",
                  args.public, ", ".join(tracks)))
-    print(verdict(run.code, run.stderr, run.located), file=sys.stdout if run.code == 0 else sys.stderr)
+    print(verdict(run.code, run.stderr, run.located, checked_only=True), file=sys.stdout if run.code == 0 else sys.stderr)
     meant = [notice.split(": ignored", 1)[0] for notice in (run.located.notices if run.located is not None else ())
              if ": ignored" in notice and ("; expected " in notice or "at the top level" in notice)]
     if run.code == 0 and meant:
         # accepted by the platform, but a file meant for a track (a near miss of its name, or one
         # folder too deep) was not scored: a script that checks the exit status must not read
         # that as success
-        print("check_format: not scored: %s (the lines above say why); exit status 1" % ", ".join(meant),
+        print("check_format: not checked: %s (the lines above say why); exit status 1" % ", ".join(meant),
               file=sys.stderr)
         return 1
     return run.code

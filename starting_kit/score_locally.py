@@ -534,15 +534,18 @@ def check_items_dir(given: str, items_dir: str) -> None:
                        % (given, error.strerror or error)) from None
 
 
-def verdict(code: int, stderr: str, located=None) -> str:
+def verdict(code: int, stderr: str, located=None, checked_only: bool = False) -> str:
     """One line: whether the platform would accept the submission as a whole, and why; with the
-    files the scoring program found (``located``), which of them it did not score."""
+    files the scoring program found (``located``), which of them it did not score.
+    ``checked_only``: for check_format.py, which prints no score: the line speaks of files read and
+    checked, not of scores."""
+    done = "read and checked" if checked_only else "scored"
     if code == 0:
         ignored = located.ignored if located is not None else []
         if ignored:
-            return ("platform: this submission would be accepted; scored: %s; NOT scored: %s (see the lines "
-                    "above)" % (", ".join(sorted(located.files)), ", ".join(ignored)))
-        return "platform: this submission would be accepted; every file in it was scored"
+            return ("platform: this submission would be accepted; %s: %s; NOT %s: %s (see the lines "
+                    "above)" % (done, ", ".join(sorted(located.files)), done, ", ".join(ignored)))
+        return "platform: this submission would be accepted; every file in it was %s" % done
     lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("... and ")]
     if lines and all(line.startswith("reference data") for line in lines):
         return ("platform: not decided here: the gold given with --ref has problems (above); the platform "
@@ -550,6 +553,9 @@ def verdict(code: int, stderr: str, located=None) -> str:
     files = sorted({line.split(": ", 1)[0] for line in stderr.splitlines()
                     if line.split(": ", 1)[0] in {track.filename for track in program_tracks()}})
     where = ("the problems of %s above" % ", ".join(files)) if files else "the problems above"
+    if checked_only:
+        return ("platform: this submission would FAIL as a whole (nothing of it reaches the leaderboard, not even "
+                "its valid files) because of %s; fix them (or leave those files out) and submit again" % where)
     return ("platform: this submission would FAIL as a whole: the platform records none of its scores, "
             "not even those of valid files, because of %s; fix them (or leave those files out) and "
             "submit again" % where)

@@ -57,6 +57,9 @@ class FakeCodabench:
         self.down = False  # True: every request is hung up on (the site went away)
         self.refuse_storage_puts = False  # the storage refuses the upload (an expired presigned URL)
         self.slow: Dict[str, float] = {}  # path -> seconds the site takes to answer
+        self.task_patches: List[tuple] = []  # (task id, body) of every PATCH /api/tasks/<id>/
+        self.reruns: List[int] = []  # the submissions re-run
+        self.registered: Dict[int, set] = {}  # competition id -> the users registered
         self.server = _QuietServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
@@ -129,6 +132,107 @@ class FakeCodabench:
                        for column in comp["leaderboards"][0]["columns"]}
             boards.setdefault(title, {})[key] = dict({"fact_sheet_answers": submission["fact_sheet_answers"]}, **columns)
         return submission
+
+    # --- the lifecycle's endpoints (publish, a task's reference data, re-runs, fact sheets) ---------
+
+    def task(self, task_id: int) -> Optional[dict]:
+        for comp in self.competitions.values():
+            for phase in comp["phases"]:
+                for task in phase["tasks"]:
+                    if task["id"] == task_id:
+                        return task
+        return None
+
+    def lifecycle_api(self, handler, method: str, path: str, payload, user: Optional[str]) -> bool:
+        """The endpoints of the lifecycle commands, as the site's views answer them; True when handled."""
+        match = re.match(r"^/api/competitions/(\d+)/toggle_publish/$", path)
+        if match and method == "POST":
+            comp = self.competitions.get(int(match.group(1)))
+            if comp is None or user != "organiser":
+                handler._error("not_found")
+                return True
+            comp["published"] = not comp["published"]  # the view flips the flag
+            handler._send(200, {"published": comp["published"]})
+            return True
+        match = re.match(r"^/api/competitions/(\d+)/register/$", path)
+        if match and method == "POST":
+            registered = self.registered.setdefault(int(match.group(1)), set())
+            if user in registered:
+                handler._send(400, ["You already applied for participation in this competition!"])
+                return True
+            registered.add(user)
+            handler._send(201, {"participant_status": "approved"})
+            return True
+        if path == "/api/submissions/" and method == "POST":
+            comp = next((c for c in self.competitions.values() for p in c["phases"] if p["id"] == payload.get("phase")), None)
+            data = [d for d in self.datasets if d["key"] == payload.get("data") and d["created_by"] == user]
+            if comp is None or not data or user not in self.registered.get(comp["id"], set()):
+                handler._send(400, {"non_field_errors": ["You must be approved to make a submission"]})
+                return True
+            answers = payload.get("fact_sheet_answers")
+            if answers is not None and set(answers) != set(comp.get("fact_sheet") or {}):
+                handler._send(400, {"non_field_errors": ["Fact Sheet keys do not match Answer keys"]})
+                return True
+            index = next(p["index"] for p in comp["phases"] if p["id"] == payload["phase"])
+            submission = self.add_submission(comp, index, user, self.storage[data[0]["_path"]],
+                                             file_name=data[0]["file_name"])
+            submission["fact_sheet_answers"] = answers
+            handler._send(201, {"id": submission["id"], "phase": payload["phase"]})
+            return True
+        match = re.match(r"^/api/tasks/(\d+)/$", path)
+        if match and method in ("PATCH", "PUT"):
+            task = self.task(int(match.group(1)))
+            if task is None or user != "organiser":
+                handler._error("not_found")
+                return True
+            kept = [d for d in task["public_datasets"] if d["type"] not in ("reference_data", "input_data",
+                                                                             "ingestion_program", "scoring_program")]
+            for kind in ("reference_data", "input_data", "ingestion_program", "scoring_program"):
+                # TaskViewSet.update: a field left out of the request is set to none (but the scoring program)
+                key = payload.get(kind)
+                current = [d for d in task["public_datasets"] if d["type"] == kind]
+                if key is None and kind == "scoring_program":
+                    kept += current
+                    continue
+                if key is None:
+                    continue
+                found = [d for d in self.datasets if d["key"] == key]
+                if not found:
+                    handler._send(400, {kind: ["Object with key=%s does not exist." % key]})
+                    return True
+                kept.append({k: v for k, v in found[0].items() if not k.startswith("_")})
+            task["public_datasets"] = kept
+            self.task_patches.append((int(match.group(1)), dict(payload)))
+            handler._send(200, {"id": task["id"], "key": task["key"]})
+            return True
+        match = re.match(r"^/api/submissions/(\d+)/(re_run_submission|update_fact_sheet|get_details)/$", path)
+        if match:
+            found = [s for s in self.submissions if s["id"] == int(match.group(1))]
+            if not found:
+                return False
+            submission = found[0]
+            phase = next(p for c in self.competitions.values() for p in c["phases"] if p["id"] == submission["phase"])
+            if match.group(2) == "get_details":
+                if phase.get("hide_output") and user != "organiser":
+                    handler._send(403, {"detail": "Cannot access submission details while phase marked to hide output."})
+                    return True
+                return False
+            if user != "organiser" and user != submission["owner"]:
+                handler._error("not_found")
+                return True
+            if match.group(2) == "update_fact_sheet" and method == "PATCH":
+                submission["fact_sheet_answers"] = payload
+                handler._send(200, {})
+                return True
+            if match.group(2) == "re_run_submission" and method == "POST":
+                comp = next(c for c in self.competitions.values() if phase in c["phases"])
+                copy = self.add_submission(comp, phase["index"], submission["owner"], self.storage[submission["_data"]["_path"]],
+                                           file_name=submission["filename"])
+                copy["fact_sheet_answers"] = submission["fact_sheet_answers"]
+                self.reruns.append(submission["id"])
+                handler._send(200, {"id": copy["id"]})
+                return True
+        return False
 
     # --- HTTP ------------------------------------------------------------------------------------
 
@@ -255,6 +359,8 @@ class FakeCodabench:
 
             def _api(self, method, path, query, body, user):
                 payload = json.loads(body.decode("utf-8")) if body else {}
+                if fake.lifecycle_api(self, method, path, payload, user):
+                    return None
                 if path == "/api/datasets/" and method == "POST":
                     name = payload.get("name")
                     if name and any(d["name"] == name and d["created_by"] == user for d in fake.datasets):

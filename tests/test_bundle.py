@@ -29,6 +29,7 @@ from scorer.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
 BUILD = [sys.executable, str(ROOT / "build_bundle.py")]
 # What the default build writes: the upload, the first phase's kit, the Test phase's held-back release.
 RELEASED = ("competition_bundle.zip", "starting_kit.zip", "release_test/test_public_data.zip",
+            "release_test/test-blind_reference_data.zip", "release_test/gold/test_reference_data.zip",
             "release_test/starting_kit.zip", wheel_name(__version__))
 
 
@@ -37,7 +38,7 @@ def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("dist")
     process = subprocess.run(BUILD + ["--out", str(out)], capture_output=True, text=True, cwd=str(ROOT))
     assert process.returncode == 0, process.stdout + process.stderr
-    assert "check: the upload passes on both platforms; verified on Codalab v1.5: " in process.stdout
+    assert "check: the upload's runs pass on both platforms (with each held-back zip in place); verified on Codalab v1.5: " in process.stdout
     return out, process.stdout
 
 
@@ -83,10 +84,13 @@ def test_bundle_layout(built):
             assert "aicup2022_nlu.tokens.json" in ref.namelist()  # the gold's tokens (nlu.reference_data_extras)
             assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "full"
             assert "other_phases.json" not in ref.namelist()  # no later phase's ids
-        with zipfile.ZipFile(bundle.open("test_reference_data.zip")) as ref:  # Post-Evaluation
+        for name in ("test_reference_data.zip", "test-blind_reference_data.zip"):  # placeholders in the upload
+            with zipfile.ZipFile(bundle.open(name)) as ref:
+                assert ref.namelist() == ["held_back.json"] and json.loads(ref.read("held_back.json"))["held_back"] == name
+        with zipfile.ZipFile(out / "release_test" / "gold" / "test_reference_data.zip") as ref:  # Post-Evaluation
             assert json.loads(ref.read("scoring_config.json"))["detailed_results"] == "scores"
             assert list(json.loads(ref.read("other_phases.json"))) == ["Development"]
-        with zipfile.ZipFile(bundle.open("test-blind_reference_data.zip")) as ref:  # Evaluation: no gold
+        with zipfile.ZipFile(out / "release_test" / "test-blind_reference_data.zip") as ref:  # Evaluation: no gold
             assert json.loads(ref.read("scoring_config.json"))["blind"] is True
             assert list(json.loads(ref.read("other_phases.json"))) == ["Development"]
         v15 = yaml.safe_load(bundle.read("codalab_v1.5.yaml"))
@@ -107,8 +111,8 @@ def test_bundle_layout(built):
     assert "note: Codabench ignores phases.*.color" in stdout
     assert "check: ok: phase Evaluation, sample submission: blind: every leaderboard key holds its not-entered value" \
         in stdout
-    assert ("when phase Evaluation opens: on Codabench, upload %s as a dataset of type \"public data\""
-            % (out / "release_test" / "test_public_data.zip")) in stdout
+    assert "  when phase Evaluation opens: .venv/bin/python codabench.py release COMPETITION Evaluation " in stdout
+    assert "codabench.py attach-gold COMPETITION Post-Evaluation " in stdout
 
 
 def test_the_test_release_holds_the_test_inputs_and_sample(built):
@@ -137,15 +141,17 @@ def test_the_codabench_yaml_is_native(built):
     assert dev["public_data"] == "dev_public_data.zip" and "public_data" not in test and "starting_kit" not in test
     parse = datetime.datetime.fromisoformat
     assert parse(test["start"]) - parse(dev["end"]) == datetime.timedelta(seconds=1)
-    assert parse(post["start"]) - parse(test["end"]) == datetime.timedelta(seconds=1)
+    assert parse(post["start"]) - parse(test["end"]) == datetime.timedelta(days=1)  # the day to attach the gold
     assert "end" not in post and post["auto_migrate_to_this_phase"] is True  # never ends; migrates Evaluation
-    assert all(phase["hide_score_output"] is False and phase["hide_output"] is False for phase in v2["phases"])
+    assert all(phase["hide_score_output"] is False for phase in v2["phases"])
+    # the blind phase hides output (a visitor would take its board entries' files), no other
+    assert [phase["hide_output"] for phase in v2["phases"]] == [False, True, False]
     (board,) = v2["leaderboards"]
     assert board["submission_rule"] == "Force_Last"
     assert [column["key"] for column in board["columns"]] == list(ALL_KEYS)
     assert board["columns"][board["primary_index"]]["key"] == "t6_st1_f1_micro"
     assert all(len(column["title"]) <= 36 and column["sorting"] in ("asc", "desc") for column in board["columns"])
-    assert "Codabench shows 2027-03-01 00:00:00+00:00 to 2027-03-31 23:59:59+00:00" in stdout
+    assert "Codabench shows 2027-03-01 00:00:00+00:00 to 2027-03-31 00:00:00+00:00" in stdout
     assert "Codabench shows 2027-04-01 00:00:00+00:00 with no end" in stdout
     from bundle.platforms import DEFAULT_FACT_SHEET
     assert v2["fact_sheet"] == DEFAULT_FACT_SHEET and v2["forum_enabled"] is True
@@ -155,8 +161,10 @@ def test_release_all_puts_every_phase_in_the_upload(tmp_path):
     process = subprocess.run(BUILD + ["--out", str(tmp_path), "--no-check", "--release-all"], capture_output=True,
                              text=True)
     assert process.returncode == 0, process.stderr
+    # the inputs in the upload; the Test gold never (dist/release_test/gold/)
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["competition_bundle.zip", "starting_kit.zip",
-                                                                 wheel_name(__version__)])
+                                                                 "release_test", wheel_name(__version__)])
+    assert [p.name for p in (tmp_path / "release_test").rglob("*.zip")] == ["test_reference_data.zip"]
     with zipfile.ZipFile(tmp_path / "competition_bundle.zip") as bundle:
         assert {"test_public_data.zip", "test_sample_submission.zip"} <= set(bundle.namelist())
         v2 = yaml.safe_load(bundle.read("competition.yaml"))
@@ -440,7 +448,7 @@ def test_a_failed_check_leaves_no_zip_and_says_so_in_one_line(tmp_path, monkeypa
     build_bundle = _build_module()
     (tmp_path / "competition_bundle.zip").write_bytes(b"a stale zip of an earlier build")
 
-    def failing_check(path, samples, broken, python, report, tracks, release_all):
+    def failing_check(path, samples, broken, python, report, tracks, release_all, held_back):
         assert os.path.isfile(path)  # checked where it was written
         report.fail("v1.5, phase Test, sample submission: exit 1:\nwhy")
 
@@ -534,9 +542,10 @@ def test_one_bad_file_fails_the_whole_submission_and_the_tools_say_so(kit, tmp_p
         "files out) and submit again")
     checked = _kit_run(kit, tmp_path, "check_format.py", broken)
     assert checked.returncode == 1 and "because of the problems of nlp4if2019_flc.tsv above" in checked.stderr
+    assert "scores" not in checked.stderr.strip().splitlines()[-1]  # check_format printed none: it speaks of none
     good = _kit_run(kit, tmp_path, "check_format.py", kit / "sample_submission.zip")
     assert good.stdout.strip().splitlines()[-1] == ("platform: this submission would be accepted; every file "
-                                                     "in it was scored")
+                                                     "in it was read and checked")
 
 
 def test_check_format_refuses_a_file_named_metadata(kit, tmp_path):

@@ -310,7 +310,7 @@ def test_check_format_fails_when_a_file_is_ignored_for_its_name(tmp_path):
                               "--public", str(tmp_path / "public_data" / "dev")], capture_output=True, text=True,
                              timeout=300)
     assert process.returncode == 1 and "Traceback" not in process.stderr
-    assert process.stderr.strip().splitlines()[-1] == ("check_format: not scored: semeval2021_task6_st1.json (the lines "
+    assert process.stderr.strip().splitlines()[-1] == ("check_format: not checked: semeval2021_task6_st1.json (the lines "
                                                        "above say why); exit status 1")
 
 

@@ -132,12 +132,13 @@ def test_the_three_tools_decide_alike_and_print_the_same_warnings(phase, tmp_pat
     last = {name: run.stdout.strip().splitlines()[-1] for name, run in (("local", local), ("checked", checked))}
     if packaging in ("misnamed files", "notes beside the files"):
         for line in last.values():  # never "every file was scored" when a file was ignored
-            assert "every file in it was scored" not in line and "NOT scored:" in line, line
+            assert "every file in it was" not in line and ("NOT scored:" in line or "NOT read and checked:" in line), line
+        assert "NOT read and checked:" in last["checked"]  # check_format prints no score: it speaks of none
         assert "absita.ndjson" in last["checked"] or packaging != "misnamed files"
         assert "t6_st1: not entered" in checked.stdout or packaging != "misnamed files"
     else:
         assert last == {"local": "platform: this submission would be accepted; every file in it was scored",
-                        "checked": "platform: this submission would be accepted; every file in it was scored"}
+                        "checked": "platform: this submission would be accepted; every file in it was read and checked"}
     if packaging in ("flat", "BOM with CRLF", "wrapped folder"):  # the same scores, however packed
         assert (tmp_path / "out" / "scores.txt").read_text() == (tmp_path / "output" / "scores.txt").read_text()
 

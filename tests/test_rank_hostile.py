@@ -115,8 +115,8 @@ def test_names_are_unique(hostile):
     rows = read_table(hostile / "t6_st1.csv")
     names = [row["name"] for row in rows]
     assert len(names) == len(set(names)) == len(HOSTILE_TEAMS)
-    # two participants named "x" by --teams, and one named "x (2)"
-    assert {"x [484]", "x [485]", "x (2)"} <= set(names)
+    # two participants named "x" by --teams stay apart by their owner (issue 37), and one named "x (2)"
+    assert {"x (owner484)", "x (owner485)", "x (2)"} <= set(names)
     assert len({row["team"] for row in rows}) == len(HOSTILE_TEAMS) - 1
 
 

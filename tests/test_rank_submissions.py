@@ -224,8 +224,12 @@ def test_the_broken_submission_is_listed_with_its_problem(outputs):
 
 def test_paper_tables(outputs):
     tex = (outputs[0] / "results.tex").read_text(encoding="utf-8")
-    # one per board, absita's compact table, the "Not scored" appendix
-    assert tex.count(r"\begin{table*}") == len(LEADERBOARDS) + 2
+    # one float per track with its boards (absita's compact block in its own), the "Not scored" appendix
+    assert tex.count(r"\begin{table*}") == len({track for _, track, _, _ in LEADERBOARDS}) + 1
+    # the method once, as a paragraph, not in every caption
+    assert tex.count("percentile bootstrap") == 1 and tex.count(r"\paragraph{Ranking method.}") == 1
+    for _, track, _, _ in LEADERBOARDS:
+        assert r"\label{tab:track-%s}" % track in tex
     assert r"\toprule" in tex and r"\midrule" in tex and r"\bottomrule" in tex
     assert r"\textit{(baseline)}" in tex and "Team\\_One" not in tex and "Team One" in tex
     assert "SemEval-2021 T6 subtask 1" in tex and "micro-F1" in tex and "t6\\_st1\\_f1" not in tex

@@ -184,15 +184,19 @@ def render_blind_html(received: Sequence[tuple], problems: Sequence[str], not_en
     from .report import _STYLE, _escape as e
     parts: List[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-                        "<title>Submission received</title><style>%s</style></head><body>" % _STYLE,
-                        "<h1>Submission received</h1>",
-                        '<p class="summary">This is a blind phase. The submission was read and checked as in every '
+                        "<title>%s</title><style>%s</style></head><body>"
+                        % ("Submission failed" if problems else "Submission received", _STYLE),
+                        "<h1>%s</h1>" % ("Submission failed" if problems else "Submission received")]
+    if problems:  # first, as on every other phase's page: it failed, and why
+        parts.append('<p class="failed"><strong>This submission failed: it was not accepted (on Codabench it does not count '
+                     'against your submission limit).</strong> The problems below say why.</p>')
+    parts += ['<p class="summary">This is a blind phase. The submission was read and checked as in every '
                         "other phase; its scores are not shown here, in the logs, the output files or on the "
                         "leaderboard (every column holds the value of a track not entered). They come when the "
                         "phase ends (in this competition's default sequence, each participant's last finished "
                         "submission is then scored again in the Post-Evaluation phase, on the same gold).</p>"]
     if problems:
-        parts.append("<h2>Problems</h2><p>The submission failed; it was not accepted.</p><ul>")
+        parts.append("<h2>Problems</h2><ul>")
         parts.extend("<li>%s</li>" % e(line) for line in problems)
         parts.append("</ul>")
     if received:
