@@ -44,7 +44,21 @@ def zip_of(entries) -> bytes:
     return buffer.getvalue()
 
 
-BLIND = zip_of({"scoring_config.json": '{"blind": true}', "semeval2021_t6_st1.json": '[{"id": "1", "text": "x"}]'})
+def real_stand_in() -> bytes:
+    """The blind stand-in the scoring program derives from the sample test gold, zipped as the build
+    zips it: `check` tells a stand-in by what it holds (issue 38), never by its settings' flag."""
+    import tempfile
+    from pathlib import Path
+    from scorer.blind import stand_in_reference
+    with tempfile.TemporaryDirectory() as work:
+        folder, _ = stand_in_reference(str(ROOT / "reference_data" / "test"), work)
+        entries = {str(path.relative_to(folder)): path.read_bytes()
+                   for path in sorted(Path(folder).rglob("*")) if path.is_file()}
+    entries["scoring_config.json"] = '{"blind": true}'
+    return zip_of(entries)
+
+
+BLIND = real_stand_in()
 GOLD = zip_of({"semeval2021_t6_st1.json": '[{"id": "1", "labels": ["Smears"]}]', "scoring_config.json": "{}"})
 
 
