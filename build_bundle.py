@@ -62,9 +62,9 @@ from bundle.kit import fill_template, generated_sections, sample_scores  # noqa:
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
 from bundle.wheel import PACKAGE as WHEEL_PACKAGE, build_wheel, program_version  # noqa: E402
 from bundle.zips import folder_entries, is_junk, write_zip  # noqa: E402
-from scorer.options import CONFIG_NAME, OTHER_PHASES, load_options  # noqa: E402
-from scorer.problems import ReferenceDataError  # noqa: E402
-from scorer.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
+from scorer.readers.options import CONFIG_NAME, OTHER_PHASES, load_options  # noqa: E402
+from scorer.readers.problems import ReferenceDataError  # noqa: E402
+from scorer.tracks.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
 
 PAGES = os.path.join(ROOT, "pages")
 PHASE_SETTINGS = os.path.join(ROOT, "phase_settings")
@@ -263,7 +263,7 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
         earlier = dict(earlier, **{label_of[folder]: ids_of_phase[label_of[folder]]})
         if is_blind(phase, settings):
             # A blind phase's upload holds no gold: the stand-in of its public inputs (ids and texts, no
-            # answers), which is all the scoring program reads there (scoring_program/scorer/blind.py).
+            # answers), which is all the scoring program reads there (scoring_program/scorer/outputs/blind.py).
             stand_in = os.path.join(work, "blind", settings_name(phase))
             for track in tracks:
                 track.write_stand_in_gold(os.path.join(work, "public", folder), stand_in, track.filename)

@@ -23,7 +23,7 @@ import zipfile
 from typing import Dict, List, Tuple
 
 from bundle.zips import FIXED_TIME
-from scorer.cli import DEFAULT_NAME as COMMAND  # the command's name, said once
+from scorer.run.cli import DEFAULT_NAME as COMMAND  # the command's name, said once
 
 DISTRIBUTION = "sixtracks-scorer"
 PACKAGE = "sixtracks_scorer"
@@ -47,14 +47,14 @@ if PROGRAM_DIR not in sys.path:
     sys.path.insert(0, PROGRAM_DIR)
 
 from scorer import __version__  # noqa: E402
-from scorer.api import ScoringError, ScoringWarning, score  # noqa: E402
+from scorer.run.api import ScoringError, ScoringWarning, score  # noqa: E402
 
 __all__ = ["score", "ScoringError", "ScoringWarning", "__version__", "main"]
 
 
 def main():
     """The console script ``%(command)s``."""
-    from scorer.cli import main as run
+    from scorer.run.cli import main as run
     sys.exit(run(sys.argv[1:], "%(command)s"))
 '''
 

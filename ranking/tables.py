@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from scorer.registry import BY_NAME
+from scorer.tracks.registry import BY_NAME
 
 from .labels import board_title
 from .names import SHOWN_LIMIT, csv_cell, latex_text, shown

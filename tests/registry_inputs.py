@@ -13,7 +13,7 @@ import re
 from typing import Dict, List, Tuple
 
 from conftest import PROGRAM, ROOT
-from scorer.registry import TRACKS
+from scorer.tracks.registry import TRACKS
 
 _FILE_LINE = re.compile(r"^(?:Gold|Submission|Reference data|The submission).*`((?:ref|res)/[^`]+)`.*:$")
 _SCORE_ROW = re.compile(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*(-?[0-9]+(?:\.[0-9]+)?)")

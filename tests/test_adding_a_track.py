@@ -126,7 +126,7 @@ def test_a_seventh_track_of_the_article_folder_family_is_its_module_card_registr
     after = _files(repo)
     changed = sorted(name for name in before if after.get(name) != before[name])
     added = sorted(name for name in after if name not in before)
-    assert changed == ["competition.yaml", "scoring_program/scorer/registry.py"], changed
+    assert changed == ["competition.yaml", "scoring_program/scorer/tracks/registry.py"], changed
     assert all(name.startswith(("scoring_program/scorer/tracks/t11_si.", "reference_data/dev/semeval2020_t11_si/",
                                 "reference_data/test/semeval2020_t11_si/")) for name in added), added
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from bundle.rules import validate  # noqa: E402
 from bundle.wheel import wheel_name  # noqa: E402
 from scorer import __version__  # noqa: E402
-from scorer.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
+from scorer.tracks.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
 
 BUILD = [sys.executable, str(ROOT / "build_bundle.py")]
 # What the default build writes: the upload, the first phase's kit, the Test phase's held-back release.

@@ -1,4 +1,4 @@
-"""The installable scorer (bundle/wheel.py, scorer/cli.py, scorer/api.py): the wheel installs with pip,
+"""The installable scorer (bundle/wheel.py, scorer/run/cli.py, scorer/run/api.py): the wheel installs with pip,
 offline, into fresh virtual environments of Python 3.7 and of the newest Python under pyenv, and its
 command gives exactly the numbers score.py writes, on every track's real data and on the benchmark
 inputs; bad input gets score.py's lines and exit codes, an argument one line; the same sources give
@@ -23,7 +23,7 @@ from conftest import ROOT, nltk_data_dir, run_score, shared_path
 sys.path.insert(0, str(ROOT))
 
 from bundle.wheel import COMMAND, PACKAGE  # noqa: E402
-from scorer.registry import TRACKS  # noqa: E402
+from scorer.tracks.registry import TRACKS  # noqa: E402
 
 NLU = ("data", "aidea_nlu")
 

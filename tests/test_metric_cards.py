@@ -23,7 +23,7 @@ import pytest
 
 from conftest import PROGRAM, ROOT, nltk_data_dir, parse_scores_v15
 from registry_inputs import sections, worked_example
-from scorer.registry import TRACKS
+from scorer.tracks.registry import TRACKS
 
 pytestmark = pytest.mark.registry  # follows the registry: run in a copy with a seventh track
 
@@ -80,10 +80,10 @@ def test_the_in_memory_functions_give_the_cards_examples(name):
     """``span_metric.span_scores`` and ``multilabel.multilabel_scores`` (the notebook entry points the
     cards name) on a span or multilabel track's worked example give the numbers its card prints."""
     import json
-    from scorer.multilabel import multilabel_scores
-    from scorer.registry import BY_NAME
-    from scorer.options import Options
-    from scorer.span_metric import span_scores
+    from scorer.machinery.multilabel import multilabel_scores
+    from scorer.tracks.registry import BY_NAME
+    from scorer.readers.options import Options
+    from scorer.machinery.span_metric import span_scores
     track = BY_NAME[name]
     files, printed = worked_example(CARDS[name].read_text(encoding="utf-8"))
     sides = []

@@ -26,7 +26,7 @@ from bundle import platforms  # noqa: E402
 from bundle.fact_sheet import answer_problems, fact_sheet_problems  # noqa: E402
 from bundle.platforms import DEFAULT_FACT_SHEET, KEYS, edition, ignored_keys, v2_config  # noqa: E402
 from bundle.rules import validate  # noqa: E402
-from scorer.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
+from scorer.tracks.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
 
 BUILD = [sys.executable, str(ROOT / "build_bundle.py")]
 MARK = "QZXJTESTMARKQZXJ"
@@ -438,8 +438,8 @@ def test_a_competition_yaml_that_is_not_utf8_names_the_place():
 
 
 def test_another_phase_is_named_only_when_nearly_all_of_a_files_ids_are_its():
-    """The rule every track uses (scorer/records.py): a few ids of another phase are just unknown ids."""
-    from scorer.records import other_phase_line
+    """The rule every track uses (scorer/readers/records.py): a few ids of another phase are just unknown ids."""
+    from scorer.readers.records import other_phase_line
     other = {"Test": frozenset("t%d" % i for i in range(100))}
     for unknown, submitted, named in ((["t1"], 100, False), (["t%d" % i for i in range(50)], 100, False),
                                       (["t%d" % i for i in range(90)], 100, True), (["t1", "t2"], 2, True)):

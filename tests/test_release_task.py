@@ -79,7 +79,7 @@ def test_a_second_run_gives_the_same_bytes_and_the_checksums_verify(released, re
 
 def test_the_release_holds_what_it_says(released):
     from scorer import __version__
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
     names = set(_files(released))
     assert "scorer/sixtracks_scorer-%s-py3-none-any.whl" % __version__ in names
     assert {"cards/%s.md" % track.name for track in TRACKS} <= names
@@ -112,7 +112,7 @@ def test_no_gold_unless_a_phase_is_named(results, tmp_path):
     process = _run(RELEASE + ["--out", out, "--results", results / "results"])
     assert process.returncode == 0, process.stderr
     assert "gold of no phase (--gold PHASE adds one)" in process.stdout
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
     gold = set()
     for folder in ("dev", "test"):
         for track in TRACKS:
@@ -150,7 +150,7 @@ def test_the_readmes_two_commands_score_on_the_test_set_with_the_tables_signatur
     process = subprocess.run([str(venv / "bin" / "pip")] + install[1:] + ["--no-index", "--no-deps"],
                              cwd=str(released), capture_output=True, text=True)
     assert process.returncode == 0, process.stdout + process.stderr
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
     header = (released / "results" / "flc.csv").read_text(encoding="utf-8").splitlines()[0]
     for track in TRACKS:
         score = commands[1].replace("TRACK", track.name).replace(

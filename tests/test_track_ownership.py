@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scoring_program"))
 
-from scorer.registry import TRACKS  # noqa: E402
+from scorer.tracks.registry import TRACKS  # noqa: E402
 
 pytestmark = pytest.mark.registry  # follows the registry: run in a copy with a seventh track
 

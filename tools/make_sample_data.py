@@ -23,7 +23,7 @@ from typing import List
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
-from scorer.registry import TRACKS  # noqa: E402
+from scorer.tracks.registry import TRACKS  # noqa: E402
 
 SPLITS = ("dev", "test")  # one folder per phase
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, List
 
-from .. import span_metric
-from ..article_folder import ArticleFolder
-from ..options import Options
-from ..result import TrackResult
+from ..machinery import span_metric
+from ..machinery.article_folder import ArticleFolder
+from ..readers.options import Options
+from ..readers.result import TrackResult
 
 if TYPE_CHECKING:
     import random
@@ -57,7 +57,7 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """Articles of random sentences, a quarter of them propaganda spans, some overlapping."""
-    from ..sample_text import first_id, sample_rng, sentence
+    from ..machinery.sample_text import first_id, sample_rng, sentence
     rng = sample_rng(seed, NAME, split)
     for n in range(20):
         article, text, spans = str(800000000 + first_id(split) * 1000 + n), "", []

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, List
 
-from .. import multilabel
-from ..meme_multilabel import score_multilabel
-from ..public_input import MemeList
-from ..options import Options
-from ..result import TrackResult
-from ..techniques import SEMEVAL2021_T6_ST1_ST2
+from ..machinery import multilabel
+from ..machinery.meme_multilabel import score_multilabel
+from ..machinery.public_input import MemeList
+from ..readers.options import Options
+from ..readers.result import TrackResult
+from ..machinery.techniques import SEMEVAL2021_T6_ST1_ST2
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -54,7 +54,7 @@ MAJORITY = "Loaded Language"  # the most frequent technique of the training and 
 
 def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
     """The task's random baseline (``variant`` "majority": ``MAJORITY`` everywhere)."""
-    from ..meme_multilabel import write_multilabel_baseline
+    from ..machinery.meme_multilabel import write_multilabel_baseline
     return write_multilabel_baseline(public_dir, out_dir, filename, TECHNIQUES, MAJORITY, seed, variant)
 
 
@@ -63,7 +63,7 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """The sample gold of ``split``: the memes the three subtasks share, with the techniques of their spans."""
-    from ..sample_text import write_sample_memes
+    from ..machinery.sample_text import write_sample_memes
     return write_sample_memes(folder, FILE_NAME, split, seed,
                               lambda meme: {"id": meme.id, "labels": meme.techniques, "text": meme.text})
 
@@ -73,5 +73,5 @@ BENCHMARK = {}
 
 def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
     """Gold in ``ref/`` and a submission in ``res/`` at ``scale`` × the test set (200 memes)."""
-    from ..sample_text import write_benchmark_memes
+    from ..machinery.sample_text import write_benchmark_memes
     write_benchmark_memes(input_dir, FILE_NAME, scale, rng, TECHNIQUES, spans=False)

@@ -19,7 +19,7 @@ import json
 import sys
 from typing import List, Optional
 
-from . import __version__
+from .. import __version__
 
 DEFAULT_NAME = "sixtracks-score"  # the console script of the wheel (bundle/wheel.py)
 
@@ -96,12 +96,12 @@ def _run(argv: List[str], prog: str) -> int:
     if as_json:
         print(json.dumps(scored.as_dict(), indent=1, allow_nan=False))
         return 0
-    from .report import fixed_point
+    from ..outputs.report import fixed_point
     for key, value in scored.scores.items():
         print("%s: %s" % (key, fixed_point(value)))
     print("signature: %s" % scored.signature)
     return 0
 
 
-if __name__ == "__main__":  # python3 -m scorer.cli, in the scoring program's folder
+if __name__ == "__main__":  # python3 -m scorer.run.cli, in the scoring program's folder
     sys.exit(main())

@@ -16,7 +16,7 @@ import re
 import stat
 from typing import Dict, List, Sequence, Tuple
 
-from .problems import SubmissionError
+from ..readers.problems import SubmissionError
 
 JUNK_NAMES = frozenset({"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini", ".ipynb_checkpoints",
                         "metadata"})  # v1.5 writes res/metadata after a prediction step
@@ -41,7 +41,7 @@ class Submission:
 
 def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
     """The submitted file of each track of this phase; ``tracks`` are the phase's tracks."""
-    from .registry import BY_FILE
+    from ..tracks.registry import BY_FILE
 
     expected = [track.filename for track in tracks]
     submission = Submission()
@@ -102,7 +102,7 @@ def submission_folder(res_dir: str) -> Tuple[str, List[str]]:
     """The folder that holds the submitted files: ``res_dir``, or the one folder it wraps them in
     (zipped the folder instead of its contents; descended while there is nothing else), and the
     notice saying so."""
-    from .registry import BY_FILE
+    from ..tracks.registry import BY_FILE
 
     base, notices = res_dir, []
     entries = _visible(base)

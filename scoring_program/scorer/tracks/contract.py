@@ -121,7 +121,7 @@ import os
 from types import ModuleType
 from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
 
-from .options import Options
+from ..readers.options import Options
 
 REQUIRED = object()  # the default of a declaration every module must make
 
@@ -231,10 +231,10 @@ class Track:
         for declaration in DECLARATIONS:
             value = getattr(module, declaration.name, declaration.default)
             if value is REQUIRED:
-                raise ContractError("track module %s: missing the required declaration %s (scorer/contract.py)"
+                raise ContractError("track module %s: missing the required declaration %s (scorer/tracks/contract.py)"
                                     % (where, declaration.name))
             if not (callable(value) if declaration.types == FUNCTION else isinstance(value, declaration.types)):
-                raise ContractError("track module %s: %s is a %s, not what scorer/contract.py declares"
+                raise ContractError("track module %s: %s is a %s, not what scorer/tracks/contract.py declares"
                                     % (where, declaration.name, type(value).__name__))
             if declaration.convert is not None:
                 value = declaration.convert(value)
@@ -271,7 +271,7 @@ class Track:
             result = score(gold_path, submission_path, file_name, self.options(options), reference_dir)
             if not result.scores or not set(result.scores) <= set(self.keys):
                 raise ContractError("track module %s: its scores' keys (%s) are not among its KEYS (%s); give the "
-                                    "track the keys its aggregate names (scorer/contract.py, \"Shared aggregates\")"
+                                    "track the keys its aggregate names (scorer/tracks/contract.py, \"Shared aggregates\")"
                                     % (self.module_name, ", ".join(sorted(result.scores)), ", ".join(self.keys)))
             return result
         checked_score.__doc__ = score.__doc__

@@ -17,10 +17,10 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .problems import clip
-from .registry import BY_NAME
+from ..readers.problems import clip
+from ..tracks.registry import BY_NAME
 from .report import _STYLE, _escape
-from .result import ItemView, TrackResult
+from ..readers.result import ItemView, TrackResult
 
 FILE_NAME = "error_analysis.html"
 MAX_ITEMS = 20

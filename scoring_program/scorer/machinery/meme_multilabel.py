@@ -14,12 +14,12 @@ from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import (aggregate, class_columns, class_rows, class_totals, count_classes,
                          micro_precision_recall)
-from .options import Options, other_phase_ids
+from ..readers.options import Options, other_phase_ids
 from .per_item import ItemStatistics
-from .problems import Problems, reading_reference
-from .readers import record_where
-from .records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
-from .result import ItemView, TrackResult
+from ..readers.problems import Problems, reading_reference
+from ..readers.readers import record_where
+from ..readers.records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
+from ..readers.result import ItemView, TrackResult
 
 # (id, set of labels, the labels as listed in the file) per record, in file order
 LabelSets = List[Tuple[str, FrozenSet[str], Sequence[str]]]
