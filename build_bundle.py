@@ -22,8 +22,8 @@ platforms will use it.
                                  participants from registration on). --release-all puts them in the
                                  upload instead;
    with --per-track, the same for each track alone in dist/<track>/ (one competition per track);
-   dist/sixtracks_scorer-<version>-py3-none-any.whl   the scoring program as an installable scorer
-                                 (bundle/wheel.py: the command sixtracks-score and score() in Python);
+   dist/shared_task_scorer-<version>-py3-none-any.whl   the scoring program as an installable scorer
+                                 (bundle/wheel.py: the command shared-task-score and score() in Python);
 3. checks each upload: unpacks it as both platforms do and runs every phase's sample submission, a
    broken one and one single-track entry per track in both workers' layouts (bundle/checker.py).
 
@@ -59,6 +59,7 @@ from bundle.public_data import derive_public_data, later_items_problems, public_
 from bundle.lifecycle import is_blind, lifecycle_lines, lifecycle_problems  # noqa: E402
 from bundle.rules import left_out, pages_to_edit, phase_folder, settings_name, validate  # noqa: E402
 from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
+from bundle.pages import fill_page  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
 from bundle.wheel import PACKAGE as WHEEL_PACKAGE, build_wheel, program_version  # noqa: E402
 from bundle.zips import folder_entries, is_junk, write_zip  # noqa: E402
@@ -306,6 +307,8 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
     files: Dict[str, bytes] = {}
     for name in [shown["image"]] + list(shown["html"].values()):
         files[name] = _read(os.path.join(PAGES, name))
+        if name in shown["html"].values():  # the hosted tracks, from the registry (bundle/pages.py)
+            files[name] = fill_page(files[name], tracks, config)
     files.update(nested)
     solutions = {phase["reference_data"]: solution_name(phase) for phase in released}
     for phase in released:

@@ -91,6 +91,12 @@ def other_keys(board: Board, keys: Sequence[str]) -> List[str]:
     return [k for k in keys if k != board.key]
 
 
+# The most other scores a LaTeX board table shows beside its own: with the rank, team, system, score,
+# interval, rank range and group, two more keep a table* within a two-column article's text width (a
+# four-key track's three overflowed by 45 pt); results.md and the board's CSV show them all.
+MAX_LATEX_OTHER_KEYS = 2
+
+
 def board_frame(board: Board, all_keys: Sequence[str]) -> pd.DataFrame:
     records = []
     for i, scored in enumerate(board.rows):
@@ -300,6 +306,8 @@ def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report
              "% ever written in a comment.", "% signature: " + shown(report.signature, limit=10000), ""]
     for board in boards:
         others = other_keys(board, keys_of[board.name])
+        left_out = others[MAX_LATEX_OTHER_KEYS:]
+        others = others[:MAX_LATEX_OTHER_KEYS]
         records = []
         for i, scored in enumerate(board.rows):
             team = _tex_name(scored.entry.name)
@@ -317,7 +325,12 @@ def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report
             records.append(record)
         frame = pd.DataFrame.from_records(records)
         column_format = "r%s%s%s" % (NAME_COLUMN, SYSTEM_COLUMN, "r" * (len(frame.columns) - 3))
-        parts.append(_styled_latex(frame, column_format, _caption(board, report), "tab:%s" % board.name))
+        caption = _caption(board, report)
+        if left_out:
+            caption += " The track's other scores (%s) are in results.md and %s.csv." % (
+                latex_text(", ".join(short_label(report.labels[key]) for key in left_out), limit=400),
+                latex_text(board.name))
+        parts.append(_styled_latex(frame, column_format, caption, "tab:%s" % board.name))
     compact = absita_compact(boards, report)
     if compact:
         parts.append(compact)

@@ -179,7 +179,7 @@ def test_bad_input_gets_score_pys_lines_and_an_argument_one_line(commands, tmp_p
         assert installed.stderr == run.stderr and "Traceback" not in installed.stderr, what
     prediction = gold / st1.filename
     assert _one_line(run_command(command, "absa", gold, prediction), 2) == \
-        "unknown track 'absa' (did you mean 'absita'?); the tracks: t6_st1, t6_st2, t6_st3, flc, nlu, absita"
+        "unknown track 'absa' (did you mean 'absita'?); the tracks: " + ", ".join(track.name for track in TRACKS)
     assert _one_line(run_command(command, "t6_st1", tmp_path / "nowhere", prediction), 2) == \
         "GOLD %s: no such file or folder" % (tmp_path / "nowhere")
     assert _one_line(run_command(command, "t6_st1", gold, tmp_path / "nothing.json"), 2) == \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the sample gold of ``reference_data/dev`` and ``reference_data/test`` (all six tracks).
+"""Writes the sample gold of ``reference_data/dev`` and ``reference_data/test`` (every track of the registry).
 
 Every text was written for this repository (nothing comes from the tasks' data); the shapes
 follow the real data: multi-label memes and memes without techniques, overlapping spans of

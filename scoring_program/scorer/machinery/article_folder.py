@@ -321,6 +321,22 @@ class ArticleFolder:
                             _flat(predicted.by_technique(article)) if article in predicted else [])
         return view
 
+    def in_memory_scores(self, gold_path: str, submission_path: str, name: str,
+                         overlapping: str) -> Dict[str, float]:
+        """``span_metric.span_scores`` (the cards' in-memory entry point) on the articles of the gold
+        and the submitted file as this layout reads them. Raises ``ValueError`` with the problem
+        lines of a submission it cannot read."""
+        from .span_metric import span_scores
+
+        gold, lengths = self.read_gold(gold_path)
+        problems = Problems(name)
+        predicted = self.read_submission(submission_path, name, Options(), lengths, problems, 1 << 62)
+        if problems:
+            raise ValueError("; ".join(problems.lines()))
+        return span_scores({article: _flat(gold.by_technique(article)) for article in gold.order},
+                           {article: _flat(predicted.by_technique(article)) for article in predicted.order},
+                           overlapping)
+
     def reference_data_problem(self, folder: str) -> str:
         """What the build says when a phase's gold lacks the article texts ('' when they are there):
         the texts are the track's public input, so participants would get only the article ids."""

@@ -9,6 +9,7 @@ gives the per-meme rows (the result's ``statistics``) the same aggregate resampl
 from __future__ import annotations
 
 import json
+import os
 from operator import itemgetter
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
@@ -199,3 +200,22 @@ def write_multilabel_baseline(public_dir: str, out_dir: str, filename: str, clas
     write_json(os.path.join(out_dir, filename), random_labels(records, classes, seed) if variant == "random"
                else majority_labels(records, majority))
     return [filename]
+
+
+def in_memory_multilabel_scores(track: str, classes: Sequence[str], gold_path: str, submission_path: str,
+                                file_name: str) -> Dict[str, float]:
+    """``multilabel.multilabel_scores`` (the cards' in-memory entry point) on the memes of a gold
+    and a submitted file, read by ``read_label_file``; the track's keys (``multilabel_keys``).
+    Raises ``ValueError`` with the problem lines of a file it cannot read."""
+    from .multilabel import multilabel_keys, multilabel_scores
+
+    documents = []
+    for path, name in ((gold_path, os.path.basename(gold_path)), (submission_path, file_name)):
+        problems = Problems(name)
+        records = read_label_file(path, name, classes, None, problems, last_wins=path == submission_path)
+        if problems:
+            raise ValueError("; ".join(problems.lines()))
+        documents.append({identifier: list(listed) for identifier, _, listed in records})
+    scores = multilabel_scores(documents[0], documents[1], classes)
+    micro, macro = multilabel_keys(track)
+    return {micro: scores["f1_micro"], macro: scores["f1_macro"]}

@@ -152,3 +152,16 @@ def record_limit(gold_count: int) -> int:
     """The most records a submission may hold before it is refused unread: a generous margin
     over the phase's own count (an honest file has exactly that many)."""
     return 2 * gold_count + 1000
+
+
+def content_id(text: str) -> str:
+    """The id of an item that has none (a positional track's sentence), made from its public input:
+    the same input gives the same id in every phase, so that ``public_ids`` and ``other_phase_line``
+    can tell predictions made for another phase's inputs. ``text``: the item's input as one string
+    (e.g. its tokens joined by spaces).
+
+    >>> content_id("EU rejects German call")
+    'c:c5fdabaf4a36f08a'
+    """
+    import hashlib
+    return "c:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]

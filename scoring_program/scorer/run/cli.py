@@ -21,7 +21,7 @@ from typing import List, Optional
 
 from .. import __version__
 
-DEFAULT_NAME = "sixtracks-score"  # the console script of the wheel (bundle/wheel.py)
+DEFAULT_NAME = "shared-task-score"  # the console script of the wheel (bundle/wheel.py)
 
 
 def usage(prog: str) -> str:

@@ -52,6 +52,13 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     return result
 
 
+def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[str, float]:
+    """The card's in-memory entry point, ``span_metric.span_scores(gold, predicted)``, on the files'
+    articles (``ArticleFolder.in_memory_scores``)."""
+    scores = LAYOUT.in_memory_scores(gold_path, submission_path, name, Options().overlapping_predictions)
+    return dict(zip(KEYS, (scores["f1"], scores["precision"], scores["recall"])))
+
+
 # The scores from the totals of the per-item statistics (a row per article: the four sums of each
 # technique; ``span_metric``).
 aggregate = span_metric.aggregate

@@ -212,6 +212,20 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     return result
 
 
+def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[str, float]:
+    """The card's in-memory entry point, ``span_metric.span_scores(gold, predicted, merge_gold=False)``,
+    on the memes of the files as ``read_memes`` reads them."""
+    problems = Problems(name)
+    _, gold, lengths, _ = read_memes(gold_path, name, 1 << 62, problems, None, 1 << 62)
+    _, predicted, _, _ = read_memes(submission_path, name, 1 << 62, problems, lengths, 1 << 62)
+    if problems:
+        raise ValueError("; ".join(problems.lines()))
+    scores = span_metric.span_scores({meme: _flat(spans) for meme, spans in gold.items()},
+                                     {meme: _flat(spans) for meme, spans in predicted.items()},
+                                     Options().overlapping_predictions, merge_gold=False)
+    return dict(zip(KEYS, (scores["f1"], scores["precision"], scores["recall"])))
+
+
 def _item_view(gold_path: str, gold: Memes, predicted: Memes) -> Callable[[str], ItemView]:
     """Local error analysis only: a meme's text (the gold file is read again, once) and spans."""
     texts: Dict[str, str] = {}

@@ -7,10 +7,10 @@ Metric card: ``t6_st3.md`` beside this file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, Dict, List
 
 from ..machinery import multilabel
-from ..machinery.meme_multilabel import score_multilabel
+from ..machinery.meme_multilabel import in_memory_multilabel_scores, score_multilabel
 from ..machinery.public_input import MemeList
 from ..readers.options import Options
 from ..readers.result import TrackResult
@@ -35,6 +35,11 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
           reference_dir: str) -> TrackResult:
     return score_multilabel(NAME, TITLE, TECHNIQUES,
                             gold_path, submission_path, name, options, reference_dir)
+
+
+def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[str, float]:
+    """The card's in-memory entry point, ``multilabel.multilabel_scores``, on the files' memes."""
+    return in_memory_multilabel_scores(NAME, TECHNIQUES, gold_path, submission_path, name)
 
 
 # The scores from the totals of the per-item statistics (a row per meme: tp, fp, fn per class;
