@@ -364,7 +364,7 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
             os.replace(os.path.join(staging, relative), target)
     for upload in uploads:
         _print_outputs(upload, out_dir)
-    print("wrote %s (%d bytes, sha256 %s): the installable scorer (pip install it; README, \"After the task\")"
+    print("wrote %s (%d bytes, sha256 %s): the installable scorer (pip install it; docs/organisers.md, \"After the task\")"
           % (os.path.join(out_dir, wheel[0]), len(wheel[1]), hashlib.sha256(wheel[1]).hexdigest()))
     if check:
         for upload in uploads:

@@ -14,7 +14,7 @@ On the platform, the Development and Post-Evaluation phases show the scores this
 detailed results page, readable by anyone on Codabench, holds aggregates only). The Evaluation phase
 is blind: the same checks and messages as here, and no score anywhere (the leaderboard shows -1 in
 every column); your last finished Evaluation submission is scored on the test gold when the phase
-ends, in the Post-Evaluation phase, which never ends (README.md, "The phases").
+ends, in the Post-Evaluation phase, which never ends (docs/organisers.md, "The phases").
 """
 
 from __future__ import annotations

@@ -124,7 +124,7 @@ def assert_clean_failure(run: Run, *fragments: str) -> None:
 
 
 def register_track(program_dir: Path, name: str) -> None:
-    """Add ``name`` to ``MODULES`` in a copy's ``scorer/tracks/registry.py``, as README "Adding a track" step 3
+    """Add ``name`` to ``MODULES`` in a copy's ``scorer/tracks/registry.py``, as docs/track-authors.md "Adding a track" step 3
     says: the tuple is found by parsing the file (``ast``), and its last item gets the new name after it."""
     import ast
     path = Path(program_dir) / "scorer" / "tracks" / "registry.py"

@@ -1,4 +1,4 @@
-"""The scoring program's layers are the sub-folders of ``scoring_program/scorer/`` (README, "How the
+"""The scoring program's layers are the sub-folders of ``scoring_program/scorer/`` (docs/architecture.md, "How the
 scoring program is built"): imports only go down, by folder. (That only a track's module knows its
 files: tests/test_track_ownership.py.)
 
@@ -176,12 +176,12 @@ def test_a_module_missing_a_required_declaration_is_one_clear_error():
 
 
 def test_the_readme_gives_the_contract_as_its_docstring():
-    """README, "Adding a track", step 1 is ``scorer/tracks/contract.py``'s docstring, word for word."""
+    """docs/track-authors.md, "Adding a track", step 1 is ``scorer/tracks/contract.py``'s docstring, word for word."""
     import sys
     sys.path.insert(0, str(ROOT / "scoring_program"))
     from scorer.tracks import contract
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "track-authors.md").read_text(encoding="utf-8")
     section = readme[readme.index("### Adding a track"):]
     block = section[section.index("   ```text\n") + len("   ```text\n"):section.index("\n   ```\n")]
     assert "\n".join(line[3:] for line in block.split("\n")) == contract.__doc__.strip("\n")

@@ -364,7 +364,7 @@ def test_rank_submissions_ranks_an_evaluation_download_by_the_real_scores(inputs
 
 
 def test_the_pages_and_readmes_describe_each_phase():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "organisers.md").read_text(encoding="utf-8")  # (README: where to read on)
     kit = (ROOT / "starting_kit" / "README.md").read_text(encoding="utf-8")
     for text in (readme, kit):
         for word in ("Development", "Evaluation", "Post-Evaluation", "blind", "anyone"):

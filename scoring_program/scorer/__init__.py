@@ -1,6 +1,6 @@
 """The scoring program's package; ``score.py`` beside it is the Codalab entry point.
 
-Layers, one sub-folder each, imports only going down (README, "How the scoring program is built";
+Layers, one sub-folder each, imports only going down (docs/architecture.md, "How the scoring program is built";
 ``tests/test_architecture.py`` checks it): ``run/`` (``score.py`` beside this package, ``submission``,
 ``workers``, ``in_process``, ``api``, ``cli``) -> ``outputs/`` (``report``, ``error_analysis``,
 ``signature``, ``resampling``, ``groups``, ``blind``) -> ``tracks/`` (``contract``, ``registry`` and

@@ -1,4 +1,4 @@
-"""The installed scorer's command (the wheel's console script; README, "After the task")::
+"""The installed scorer's command (the wheel's console script; docs/organisers.md, "After the task")::
 
     <command> TRACK GOLD PREDICTION [--json] [--settings FILE]
     <command> --card TRACK
