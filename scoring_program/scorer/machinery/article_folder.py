@@ -332,7 +332,7 @@ class ArticleFolder:
         problems = Problems(name)
         predicted = self.read_submission(submission_path, name, Options(), lengths, problems, 1 << 62)
         if problems:
-            raise ValueError("; ".join(problems.lines()))
+            raise ValueError("; ".join(problems.lines))
         return span_scores({article: _flat(gold.by_technique(article)) for article in gold.order},
                            {article: _flat(predicted.by_technique(article)) for article in predicted.order},
                            overlapping)

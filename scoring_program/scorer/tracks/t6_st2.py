@@ -219,7 +219,7 @@ def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[st
     _, gold, lengths, _ = read_memes(gold_path, name, 1 << 62, problems, None, 1 << 62)
     _, predicted, _, _ = read_memes(submission_path, name, 1 << 62, problems, lengths, 1 << 62)
     if problems:
-        raise ValueError("; ".join(problems.lines()))
+        raise ValueError("; ".join(problems.lines))
     scores = span_metric.span_scores({meme: _flat(spans) for meme, spans in gold.items()},
                                      {meme: _flat(spans) for meme, spans in predicted.items()},
                                      Options().overlapping_predictions, merge_gold=False)
