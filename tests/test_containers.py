@@ -63,3 +63,23 @@ def test_token_blocks_split_on_blank_lines_and_docstart(tmp_path):
         list(iter_token_blocks(_file(tmp_path, "EU NNP B-ORG\nrejects VBZ\n"), "x", None, min_columns=3))
     with pytest.raises(SubmissionError, match="line 4: a sentence of more than 3 tokens"):
         list(iter_token_blocks(_file(tmp_path, "a O\n" * 5), "x", None, max_tokens=3))
+
+
+def test_a_positional_track_names_predictions_for_another_phase_first():
+    from scorer.readers.records import check_item_sequence, content_id
+    gold, dev = ["EU rejects it", "Peter smiles"], ["Rain today", "Sun tomorrow", "Wind"]
+    problems = Problems("x.txt")
+    check_item_sequence(gold, dev, ["line 1", "line 3", "line 5"], problems,
+                        other_phases={"public_data/dev": frozenset(map(content_id, dev))})
+    assert problems.lines == [
+        "x.txt: these are predictions for the public_data/dev phase's inputs (3 of the 3 ids not in this phase are "
+        "its ids); run your system on this phase's inputs (its public data) and submit those",
+        "x.txt: line 1: sentence 1 is not the phase's input: 'Rain today'; write the public input's sentences in order",
+        "x.txt: 3 sentences; the phase's input has 2"]
+    problems = Problems("x.txt")
+    check_item_sequence(gold, ["EU rejects it", "Peter frowns"], ["line 1", "line 5"], problems)
+    assert problems.lines == ["x.txt: line 5: sentence 2 is not the phase's input: 'Peter frowns'; write the public "
+                              "input's sentences in order"]
+    problems = Problems("x.txt")
+    check_item_sequence(gold, list(gold), ["line 1", "line 5"], problems)
+    assert not problems

@@ -165,3 +165,40 @@ def content_id(text: str) -> str:
     """
     import hashlib
     return "c:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def check_item_sequence(gold_inputs: Sequence[str], submitted_inputs: Sequence[str], places: Sequence[str],
+                        problems: Problems, noun: str = "sentence",
+                        other_phases: Optional[Mapping[str, AbstractSet[str]]] = None) -> None:
+    """The id check of a track whose items have no ids (positional: sentences in file order): the
+    submitted items' inputs must be the gold's, in order.
+
+    Parameters
+    ----------
+    gold_inputs, submitted_inputs : sequence of str
+        Each item's public input as one string (e.g. its tokens joined by spaces), in file order.
+    places : sequence of str
+        Where each submitted item starts ("line 12"), for the problem line.
+    problems : Problems
+        Where the problems go: first, when (nearly) all the submitted items are another phase's
+        (their ``content_id`` among ``other_phases``' ids, as ``other_phase_line`` decides), the line
+        naming that phase; then the first item that differs and the counts.
+    noun : str
+        What an item is ("sentence").
+    other_phases : mapping, optional
+        ``options.other_phase_ids`` of the track's file.
+    """
+    if list(gold_inputs) == list(submitted_inputs):
+        return
+    ours = set(map(content_id, gold_inputs))
+    unknown = [identity for identity in map(content_id, submitted_inputs) if identity not in ours]
+    other_phase = other_phase_line(unknown, other_phases, len(submitted_inputs)) if unknown else ""
+    if other_phase:
+        problems.add("", other_phase)
+    for i, (gold, submitted) in enumerate(zip(gold_inputs, submitted_inputs)):
+        if gold != submitted:
+            problems.add(places[i] if i < len(places) else "", "%s %d is not the phase's input: %s; write the public "
+                         "input's %ss in order" % (noun, i + 1, clip(submitted), noun))
+            break
+    if len(submitted_inputs) != len(gold_inputs):
+        problems.add("", "%d %ss; the phase's input has %d" % (len(submitted_inputs), noun, len(gold_inputs)))

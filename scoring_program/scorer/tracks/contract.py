@@ -81,8 +81,9 @@ score(gold_path, submission_path, file_name, options, reference_dir) -> TrackRes
     the worst items; a result without one has its worst items listed by id, with a note naming
     the track. A submission made for another phase's inputs is named as such by its first problem
     line (``records.other_phase_line`` with ``options.other_phase_ids``, as ``records.check_id_sets``
-    does); a track whose items have no ids (positional: sentences in file order) compares the
-    ``records.content_id`` of each submitted item's public input with those of ``public_ids``.
+    does); a track whose items have no ids (positional: sentences in file order) checks them with
+    ``records.check_item_sequence``, which compares the ``records.content_id`` of each submitted
+    item's public input with those of ``public_ids``.
 aggregate(statistics, totals, ops, key=None) -> dict, required
     The scores from the column totals of any selection of items. It computes only with the
     operations of ``ops`` (``ops.divide``, ``ops.where``, ``ops.sqrt``, ``ops.mean``) and with
