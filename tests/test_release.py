@@ -213,15 +213,21 @@ def _contents(data: bytes, name: str = ""):
 
 @pytest.fixture(scope="module")
 def marked_build(tmp_path_factory):
+    """The default build (its Test texts: ``phase_texts``)."""
     base = tmp_path_factory.mktemp("marked")
     process = subprocess.run(BUILD + ["--out", str(base / "dist"), "--no-check"], capture_output=True, text=True)
     assert process.returncode == 0, process.stdout + process.stderr
-    return base / "dist", _test_only_texts(base / "public")
+    return base / "dist"
+
+
+@pytest.fixture(scope="module")
+def phase_texts(tmp_path_factory):
+    return _test_only_texts(tmp_path_factory.mktemp("public"))
 
 
 @pytest.mark.registry
-def test_no_test_text_in_anything_participants_get_before_the_test_phase(marked_build):
-    dist, texts = marked_build
+def test_no_test_text_in_anything_participants_get_before_the_test_phase(marked_build, phase_texts):
+    dist, texts = marked_build, phase_texts
     assert all(texts.values()), [name for name, found in texts.items() if not found]  # every track has Test texts
     test_texts = set().union(*texts.values())
     seen = []
