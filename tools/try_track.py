@@ -2,13 +2,14 @@
 """Apply new tracks to a copy of this repository, as their authors would add them, and run the checks.
 
     .venv/bin/python tools/try_track.py COPY_DIR TRACK.py [TRACK.py ...] [--columns COLUMNS.yaml]
-                                        [--quick | --registry] [--build]
+                                        [--groups GROUPS.yaml] [--quick] [--build]
 
 For each ``TRACK.py`` (its metric card ``TRACK.md`` beside it): copies this repository's tracked
 files (``git ls-files``) into ``COPY_DIR`` (which must not exist), puts the module and its card in
 ``scoring_program/scorer/tracks/``, appends its name to the registry's ``MODULES``, appends the
 leaderboard columns of ``COLUMNS.yaml`` (the YAML of ``leaderboard.columns`` entries, indented as in
-``competition.yaml``) to ``competition.yaml``, writes the sample data (``tools/make_sample_data.py``)
+``competition.yaml``) to ``competition.yaml`` and the entries of ``GROUPS.yaml`` to its
+``leaderboard.column_groups``, writes the sample data (``tools/make_sample_data.py``)
 and commits it all in the copy (the tests that copy the repository copy its tracked files). Then
 runs ``pytest -m registry`` (default), the quick loop (``--quick``) and, with ``--build``,
 ``build_bundle.py``. No test is edited. Exit status: the first failing step's.
@@ -44,6 +45,7 @@ def main() -> int:
     parser.add_argument("copy")
     parser.add_argument("modules", nargs="+")
     parser.add_argument("--columns", action="append", default=[])
+    parser.add_argument("--groups", action="append", default=[])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--build", action="store_true")
     args = parser.parse_args()
@@ -56,10 +58,16 @@ def main() -> int:
         shutil.copy2(module, tracks)
         shutil.copy2(os.path.splitext(module)[0] + ".md", tracks)
         register_track(os.path.join(args.copy, "scoring_program"), os.path.splitext(os.path.basename(module))[0])
-    with open(os.path.join(args.copy, "competition.yaml"), "a", encoding="utf-8") as handle:
-        for columns in args.columns:
-            with open(columns, encoding="utf-8") as source:
-                handle.write(source.read().rstrip("\n") + "\n")
+    def read(path: str) -> str:
+        with open(path, encoding="utf-8") as source:
+            return source.read().rstrip("\n") + "\n"
+    yaml_path = os.path.join(args.copy, "competition.yaml")
+    text = read(yaml_path)
+    groups = "".join(read(path) for path in args.groups)
+    if groups:
+        text = text.replace("\n  column_groups:\n", "\n  column_groups:\n" + groups, 1)
+    with open(yaml_path, "w", encoding="utf-8") as handle:
+        handle.write(text + "".join(read(path) for path in args.columns))
     python = os.path.join(args.copy, ".venv", "bin", "python")
     subprocess.run(["git", "init", "-q"], cwd=args.copy, check=True)
     with open(os.path.join(args.copy, ".git", "info", "exclude"), "a", encoding="utf-8") as handle:
