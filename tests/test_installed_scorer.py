@@ -136,7 +136,8 @@ def test_the_command_gives_score_pys_numbers_on_the_real_data(commands, tmp_path
     gold = shared_path(*NLU, "train_answers_subset_1598ids.csv")
     for prediction in sorted(shared_path(*NLU, "subset_predictions").glob("*.csv")):
         cases.append(("nlu", gold, {"aicup2022_nlu.csv": gold}, prediction))
-    assert {case[0] for case in cases} == {track.name for track in TRACKS}
+    # (the tracks with released data in ../shared; every track of the registry: the benchmark inputs below)
+    assert {case[0] for case in cases} <= {track.name for track in TRACKS}
     assert_same_as_score_py(commands, tmp_path, cases)
 
 

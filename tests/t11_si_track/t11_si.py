@@ -13,7 +13,7 @@ Gold: a folder ``semeval2020_t11_si/`` of ``article<ID>.task-SI.labels`` files w
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, Dict, List
 
 from ..machinery import span_metric
 from ..machinery.article_folder import ArticleFolder
@@ -41,6 +41,12 @@ LAYOUT = ArticleFolder(GOLD_FOLDER, FILE_NAME, ".task-SI.labels", ("propaganda",
 
 def score(gold_path: str, submission_path: str, name: str, options: Options, reference_dir: str) -> TrackResult:
     return LAYOUT.score(NAME, TITLE, gold_path, submission_path, name, options, reference_dir, table=False)
+
+
+def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[str, float]:
+    """The card's ``span_metric.span_scores(gold, predicted, "merge")`` on the files' articles."""
+    scores = LAYOUT.in_memory_scores(gold_path, submission_path, name, "merge")
+    return dict(zip(KEYS, (scores["f1"], scores["precision"], scores["recall"])))
 
 
 aggregate = span_metric.aggregate
