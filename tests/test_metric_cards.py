@@ -13,7 +13,6 @@ the decimals the card prints.
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
