@@ -22,8 +22,8 @@ platforms will use it.
                                  participants from registration on). --release-all puts them in the
                                  upload instead;
    with --per-track, the same for each track alone in dist/<track>/ (one competition per track);
-   dist/sixtracks_scorer-<version>-py3-none-any.whl   the scoring program as an installable scorer
-                                 (bundle/wheel.py: the command sixtracks-score and score() in Python);
+   dist/shared_task_scorer-<version>-py3-none-any.whl   the scoring program as an installable scorer
+                                 (bundle/wheel.py: the command shared-task-score and score() in Python);
 3. checks each upload: unpacks it as both platforms do and runs every phase's sample submission, a
    broken one and one single-track entry per track in both workers' layouts (bundle/checker.py).
 
@@ -61,12 +61,13 @@ from bundle.lifecycle import is_blind, lifecycle_lines, lifecycle_problems  # no
 from bundle.links import same_folder_problems, tree_problems  # noqa: E402
 from bundle.rules import left_out, pages_to_edit, phase_folder, settings_name, validate  # noqa: E402
 from bundle.kit import fill_template, generated_sections, sample_scores  # noqa: E402
+from bundle.pages import fill_page  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
 from bundle.wheel import PACKAGE as WHEEL_PACKAGE, build_wheel, program_version  # noqa: E402
 from bundle.zips import folder_entries, is_junk, write_zip  # noqa: E402
-from scorer.options import CONFIG_NAME, OTHER_PHASES, load_options  # noqa: E402
-from scorer.problems import ReferenceDataError  # noqa: E402
-from scorer.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
+from scorer.readers.options import CONFIG_NAME, OTHER_PHASES, load_options  # noqa: E402
+from scorer.readers.problems import ReferenceDataError  # noqa: E402
+from scorer.tracks.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
 
 PAGES = os.path.join(ROOT, "pages")
 PHASE_SETTINGS = os.path.join(ROOT, "phase_settings")
@@ -270,7 +271,7 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
         blind = is_blind(phase, settings)
         if blind:
             # A blind phase's reference data holds no gold: the stand-in of its public inputs (ids and texts,
-            # no answers), which is all the scoring program reads there (scoring_program/scorer/blind.py).
+            # no answers), which is all the scoring program reads there (scoring_program/scorer/outputs/blind.py).
             stand_in = os.path.join(work, "blind", settings_name(phase))
             for track in tracks:
                 track.write_stand_in_gold(os.path.join(work, "public", folder), stand_in, track.filename)
@@ -324,6 +325,8 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
     files: Dict[str, bytes] = {}
     for name in [shown["image"]] + list(shown["html"].values()):
         files[name] = _read(os.path.join(PAGES, name))
+        if name in shown["html"].values():  # the hosted tracks, from the registry (bundle/pages.py)
+            files[name] = fill_page(files[name], tracks, config)
     files.update(nested)
     solutions = {phase["reference_data"]: solution_name(phase) for phase in released}
     for phase in released:
@@ -379,7 +382,7 @@ def build(reference_root: str, out_dir: str, cache: str, check: bool, python: Li
             os.replace(os.path.join(staging, relative), target)
     for upload in uploads:
         _print_outputs(upload, out_dir)
-    print("wrote %s (%d bytes, sha256 %s): the installable scorer (pip install it; README, \"After the task\")"
+    print("wrote %s (%d bytes, sha256 %s): the installable scorer (pip install it; docs/organisers.md, \"After the task\")"
           % (os.path.join(out_dir, wheel[0]), len(wheel[1]), hashlib.sha256(wheel[1]).hexdigest()))
     if check:
         for upload in uploads:

@@ -11,7 +11,7 @@ groups, and the paper's tables and figures.
 DOWNLOAD: Codabench's "Download selected" zip, Codalab v1.5's leaderboard download, either one
 unzipped, or a folder of submission zips or folders (``ranking/downloads.py`` says what each
 platform writes). Each submission is scored in-process by the scoring program's own code
-(``scorer.in_process.score_in_process``), so every score equals what ``score.py`` writes.
+(``scorer.run.in_process.score_in_process``), so every score equals what ``score.py`` writes.
 
 Which submissions are rows (``ranking/selection.py``): with Codabench's results export
 (``--results``), exactly the board's entries; otherwise per participant the last submission that
@@ -23,10 +23,10 @@ The phase's settings (``ranking/settings.py``): ``--ref DIR`` applies ``DIR/scor
 when present, else the repository's ``phase_settings/<name of DIR>.json``; ``--settings FILE``
 over it. The signature of every output says which, and each track's settings.
 
-Statistics, per leaderboard (``scorer.resampling.LEADERBOARDS``: the primary score of each track,
+Statistics, per leaderboard (``scorer.outputs.resampling.LEADERBOARDS``: the primary score of each track,
 and absita's ABSA and SA subtasks), on the items of the track (meme, article, id, review, each with
 all its rows), with the same bootstrap resamples for every submission
-(``scorer.resampling.resample_indices``, ``random.Random(seed)``):
+(``scorer.outputs.resampling.resample_indices``, ``random.Random(seed)``):
 
 - ``ci_low``/``ci_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled scores
   (percentile bootstrap);
@@ -83,12 +83,12 @@ from ranking.settings import phase_reference
 from ranking.statistics import ALPHA, Board, build_board
 from ranking.tables import (Report, board_frame, index_html, latex, markdown, number, technique_frame, write_csv,
                             write_text)
-from scorer.options import load_options
-from scorer.registry import BY_NAME, TRACKS
-from scorer.signature import track_signature
-from scorer.blind import not_gold
-from scorer.in_process import ReferenceDataProblem
-from scorer.resampling import LEADERBOARDS
+from scorer.readers.options import load_options
+from scorer.tracks.registry import BY_NAME, TRACKS
+from scorer.outputs.signature import track_signature
+from scorer.outputs.blind import not_gold
+from scorer.run.in_process import ReferenceDataProblem
+from scorer.outputs.resampling import LEADERBOARDS
 
 TOOL_VERSION = "2"
 # Wall time of each step of the last run, in seconds (the benchmark reports them).
@@ -97,7 +97,7 @@ TIMINGS: Dict[str, float] = {}
 
 def signature_of(args, reference_dir: str, applied: Sequence[str]) -> str:
     """This tool's settings (selection, phase settings applied), then the signature of each track
-    of the phase as score.py writes it in scores.json (``scorer.signature``), separated by "; "."""
+    of the phase as score.py writes it in scores.json (``scorer.outputs.signature``), separated by "; "."""
     options = load_options(PROGRAM_DIR, reference_dir)
     test = "paired-bootstrap" + ("+ar-vs-baselines" if args.baseline_test == "ar" else "")
     select_text = "results-export" if args.results else args.select
@@ -119,7 +119,7 @@ def parse_baseline(text: str) -> Tuple[str, str]:
 
 def check_gold_content(reference_dir: str, given: str) -> None:
     """--ref must hold gold: a blind phase's stand-in (the public inputs with placeholder answers)
-    or a phase's public input is refused by what it holds (``scorer.blind.not_gold``), whatever
+    or a phase's public input is refused by what it holds (``scorer.outputs.blind.not_gold``), whatever
     settings file lies beside it."""
     with tempfile.TemporaryDirectory(prefix="rank-submissions-gold-") as work:
         refused = not_gold(reference_dir, work)

@@ -54,7 +54,7 @@ from bundle.vendor import VendorError, vendored_files  # noqa: E402
 from bundle.wheel import COMMAND, PACKAGE  # noqa: E402
 from bundle.zips import is_junk  # noqa: E402
 from scorer import __version__  # noqa: E402
-from scorer.registry import TRACKS  # noqa: E402
+from scorer.tracks.registry import TRACKS  # noqa: E402
 
 RELEASE_YAML = os.path.join(ROOT, "release.yaml")
 SUMS = "SHA256SUMS"

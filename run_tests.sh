@@ -2,7 +2,7 @@
 # Sets up .venv with the test requirements and runs the test suite.
 #   ./run_tests.sh            the whole suite (CI's command: .ci/run)
 #   ./run_tests.sh --quick    the quick loop: every test not marked slow (pytest -m "not slow"),
-#                             which still touches every module; README "Tests" gives both durations
+#                             which still touches every module; README "Quick start" gives both durations
 # Other arguments go to pytest (e.g. ./run_tests.sh --quick -x tests/test_spans.py).
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -44,7 +44,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIB = 1024 * 1024
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
-from scorer.registry import BY_NAME, TRACKS as REGISTERED  # noqa: E402
+from scorer.tracks.registry import BY_NAME, TRACKS as REGISTERED  # noqa: E402
 
 # Each track's input generator (gold in ref/, a submission in res/, at a scale of the real data; its
 # module's write_benchmark_input): the benchmark knows no file format.
@@ -219,8 +219,8 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
     from ranking.downloads import Entry
     from ranking.scoring import score_entry
     from ranking.statistics import build_board
-    from scorer.in_process import score_in_process
-    from scorer.resampling import LEADERBOARDS, confidence_interval, resample_indices
+    from scorer.run.in_process import score_in_process
+    from scorer.outputs.resampling import LEADERBOARDS, confidence_interval, resample_indices
 
     rows = []
     for track, generator in TRACKS.items():
@@ -542,7 +542,7 @@ def nlu_real(repeat, folder, program, rescore_count=30):
                for _ in range(3)]
     result["hostile"] = (min(h[0] for h in hostile), all(h[4] == 1 for h in hostile))
     # the slowest answers the bound lets through, tokenized in this process
-    from scorer.nltk_tokens import Tokenizer
+    from scorer.machinery.nltk_tokens import Tokenizer
     tokenizer = Tokenizer()
     worst = []
     for name, text in WORST_NLU_ANSWERS.items():

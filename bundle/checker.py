@@ -51,8 +51,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import yaml
 
-from scorer.options import OTHER_PHASES
-from scorer.registry import TRACKS
+from scorer.readers.options import OTHER_PHASES
+from scorer.tracks.registry import TRACKS
 
 from .fact_sheet import fact_sheet_problems
 from .platforms import V15_YAML, V2_YAML, sorted_phases
@@ -568,7 +568,7 @@ def check_placeholders(v15: Dict[str, Any], held_back: Dict[str, bytes], report:
 
 
 def _is_blind(reference_zip: bytes) -> bool:
-    """Whether a phase's reference data sets ``"blind": true`` (scorer/blind.py)."""
+    """Whether a phase's reference data sets ``"blind": true`` (scorer/outputs/blind.py)."""
     with zipfile.ZipFile(io.BytesIO(reference_zip)) as archive:
         if "scoring_config.json" not in archive.namelist():
             return False
@@ -633,7 +633,7 @@ def check_bundle(path: str, samples: Dict[str, bytes], broken: bytes, python: Se
             continue
         phase_label = label.split(",")[0][len("phase "):]
         if phase_label in blind:  # every key its not-entered value, whatever the submission
-            from scorer.blind import blind_scores
+            from scorer.outputs.blind import blind_scores
             expected = blind_scores([t.name for t in tracks])
             if run.scores != {key: expected[key] for key in run.scores}:
                 report.fail("%s: a blind phase's scores must all be the not-entered values; got %s"

@@ -23,8 +23,8 @@ def check_gold(folder: str, tracks: Sequence, phase_label: str, shown: str = "")
         line = line[len("reference data "):] if line.startswith("reference data ") else line
         return "phase %s: %s" % (phase_label, os.path.join(shown, line))
 
-    from scorer.options import load_options
-    from scorer.problems import ReferenceDataError, SubmissionError
+    from scorer.readers.options import load_options
+    from scorer.readers.problems import ReferenceDataError, SubmissionError
     program = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scoring_program")
     problems: List[str] = []
     try:

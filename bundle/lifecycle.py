@@ -6,7 +6,7 @@ Post-Evaluation phase that never ends, migrates the Evaluation submissions and s
 What each platform does with the keys (checked on Codabench c7dbc75 and Codalab v1.5 c7ef5e2):
 
 - a blind phase is ``"blind": true`` in its ``phase_settings/<name>.json``: the scoring program
-  writes no score (``scoring_program/scorer/blind.py``), which is the only thing that hides a
+  writes no score (``scoring_program/scorer/outputs/blind.py``), which is the only thing that hides a
   participant's own scores on Codabench; v1.5's ``leaderboard_management_mode: hide_results``
   hides its board there as well, and the build asks for both together;
 - ``phase_never_ends: true`` (v1.5) on the last phase; on Codabench that phase has no ``end``;

@@ -153,7 +153,7 @@ KEYS: Tuple[Key, ...] = (
             "(`\"blind\": true` in its `phase_settings`), refused elsewhere",
         note="ignored: Codabench gives every phase the first leaderboard, and a `hidden` board or column is hidden on "
              "the page only (`/api/phases/<id>/get_leaderboard/` answers anyone); a blind phase's scores are withheld "
-             "by the scoring program (`scoring_program/scorer/blind.py`)", example="hide_results"),
+             "by the scoring program (`scoring_program/scorer/outputs/blind.py`)", example="hide_results"),
     Key("phases.*.force_best_submission_to_leaderboard", "", REFUSED, allowed=(False,), v15="refused",
         note="`Force_Best` picks the best by the primary column alone"),
     Key("phases.*.phase_never_ends", "phases.*.end", DERIVED, allowed=(False, True),

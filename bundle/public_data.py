@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Sequence, Tuple
 
-from scorer.registry import TRACKS
+from scorer.tracks.registry import TRACKS
 
 
 def derive_public_data(reference_dir: str, public_dir: str, tracks: Sequence = TRACKS) -> List[str]:

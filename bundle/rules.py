@@ -18,7 +18,7 @@ import os
 import re
 from typing import Any, Dict, List
 
-from scorer.problems import did_you_mean
+from scorer.readers.problems import did_you_mean
 
 from .platforms import BLOCK, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, DERIVED, KEYS, PHASE_KEYS, REFUSED, \
     competition_tracks, sorted_phases

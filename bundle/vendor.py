@@ -1,6 +1,6 @@
 """What the scoring program ships so the nlu track scores on a stock codalab-legacy image.
 
-Only the part of nltk 3.7 the scorer loads: ``scorer/nltk_tokens.py`` imports
+Only the part of nltk 3.7 the scorer loads: ``scorer/machinery/nltk_tokens.py`` imports
 ``nltk.tokenize.destructive`` and ``nltk.tokenize.punkt`` without running ``nltk/__init__.py``, and
 they import four more nltk modules, all pure Python on the standard library (``re``, not
 ``regex``). The two ``__init__.py`` files come too (never run: they make ``vendor/nltk`` a regular

@@ -1,14 +1,14 @@
 """The installable scorer: a wheel of the scoring program, written with ``zipfile`` (no setuptools,
 no network), byte-identical for the same sources.
 
-    sixtracks_scorer/__init__.py      puts program/ first on sys.path, as score.py puts its own
+    shared_task_scorer/__init__.py      puts program/ first on sys.path, as score.py puts its own
                                       folder: the same ``scorer`` package, imported the same way
-    sixtracks_scorer/__main__.py      python -m sixtracks_scorer
-    sixtracks_scorer/program/         the scoring program as the upload ships it (scorer/ with the
+    shared_task_scorer/__main__.py      python -m shared_task_scorer
+    shared_task_scorer/program/         the scoring program as the upload ships it (scorer/ with the
                                       track modules and cards, the vendored nltk pieces, the Punkt
                                       model, scoring_config.json, POLICY.md), without score.py and
                                       Codalab's metadata
-    sixtracks_scorer-<v>.dist-info/   METADATA, WHEEL, entry_points.txt (the command), top_level.txt,
+    shared_task_scorer-<v>.dist-info/   METADATA, WHEEL, entry_points.txt (the command), top_level.txt,
                                       RECORD (PEP 376/427: sha256 of every file)
 
 The version is the scoring program's (``scorer/__init__.py``), which its signatures carry.
@@ -23,16 +23,16 @@ import zipfile
 from typing import Dict, List, Tuple
 
 from bundle.zips import FIXED_TIME
-from scorer.cli import DEFAULT_NAME as COMMAND  # the command's name, said once
+from scorer.run.cli import DEFAULT_NAME as COMMAND  # the command's name, said once
 
-DISTRIBUTION = "sixtracks-scorer"
-PACKAGE = "sixtracks_scorer"
+DISTRIBUTION = "shared-task-scorer"
+PACKAGE = "shared_task_scorer"
 REQUIRES_PYTHON = ">=3.7"
 TAG = "py3-none-any"
 # The Codalab contract's own files: the wheel's command replaces them.
 LEFT_OUT = ("score.py", "metadata")
 
-INIT = '''"""The six tracks' scorer, installed: ``score(track, gold_path, prediction_path, **settings)``, and the
+INIT = '''"""The competition's scorer, installed: ``score(track, gold_path, prediction_path, **settings)``, and the
 command ``%(command)s TRACK GOLD PREDICTION [--json] [--settings FILE]`` (``%(command)s --help``).
 
 The scoring program lives in ``program/`` as the competition's upload ships it; its folder goes first
@@ -47,14 +47,14 @@ if PROGRAM_DIR not in sys.path:
     sys.path.insert(0, PROGRAM_DIR)
 
 from scorer import __version__  # noqa: E402
-from scorer.api import ScoringError, ScoringWarning, score  # noqa: E402
+from scorer.run.api import ScoringError, ScoringWarning, score  # noqa: E402
 
 __all__ = ["score", "ScoringError", "ScoringWarning", "__version__", "main"]
 
 
 def main():
     """The console script ``%(command)s``."""
-    from scorer.cli import main as run
+    from scorer.run.cli import main as run
     sys.exit(run(sys.argv[1:], "%(command)s"))
 '''
 

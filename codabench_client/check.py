@@ -108,11 +108,11 @@ def _unpack(data: bytes, folder: str) -> bool:
 def _is_blind_stand_in(data: bytes) -> bool:
     """Whether ``data`` is a whole zip whose every track's gold holds no answers: each is, byte for
     byte, the stand-in its own public inputs make (what the build uploads for a blind phase), or
-    those public inputs themselves (``scorer.blind.not_gold``). Decided by what the zip holds, never by its
+    those public inputs themselves (``scorer.outputs.blind.not_gold``). Decided by what the zip holds, never by its
     ``scoring_config.json``: the real gold beside ``"blind": true`` is gold. A zip with no gold of
     any track, or that cannot be read, is not called harmless."""
-    from scorer.blind import not_gold
-    from scorer.registry import TRACKS
+    from scorer.outputs.blind import not_gold
+    from scorer.tracks.registry import TRACKS
     with tempfile.TemporaryDirectory(prefix="codabench-check-") as work:
         folder = os.path.join(work, "ref")
         os.makedirs(folder)

@@ -3,7 +3,7 @@
 - ``downloads``: the platforms' bulk downloads and team lists -> submissions to score;
 - ``scoring``: each submission scored by the scoring program's own code -> scores and per-item
   statistics (each track module defines its own, with its aggregate and leaderboards;
-  ``scoring_program/scorer/resampling.py`` dispatches to them and defines the resamples);
+  ``scoring_program/scorer/outputs/resampling.py`` dispatches to them and defines the resamples);
 - ``statistics``: CIs, ranks, rank ranges, p-values and groups on arrays of resamples;
 - ``tables`` and ``figures``: the outputs.
 

@@ -36,8 +36,8 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from scorer.registry import BY_FILE
-from scorer.submission import is_junk
+from scorer.tracks.registry import BY_FILE
+from scorer.run.submission import is_junk
 from score_locally import KitError, safe_extract
 
 from .names import shown

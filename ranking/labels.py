@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from typing import Dict, Optional, Tuple
 
-from scorer.registry import BY_NAME, LOWER_IS_BETTER, TRACKS
-from scorer.resampling import LEADERBOARDS
+from scorer.tracks.registry import BY_NAME, LOWER_IS_BETTER, TRACKS
+from scorer.outputs.resampling import LEADERBOARDS
 
 from . import ROOT
 

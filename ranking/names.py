@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Dict, List, Sequence
 
-from scorer.submission import safe_name
+from scorer.run.submission import safe_name
 
 SHOWN_LIMIT = 80  # characters of a name shown; a longer one is cut and says its length
 

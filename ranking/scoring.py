@@ -14,9 +14,9 @@ import numpy as np
 
 from . import PROGRAM_DIR
 from .downloads import Entry, KitError, stage
-from scorer.in_process import score_in_process
-from scorer.registry import TRACKS
-from scorer.resampling import ItemStatistics
+from scorer.run.in_process import score_in_process
+from scorer.tracks.registry import TRACKS
+from scorer.outputs.resampling import ItemStatistics
 
 # The tracks with a technique list (their modules' TECHNIQUES): per-technique tables and figures.
 TECHNIQUE_TRACKS = tuple(track.name for track in TRACKS if track.techniques)

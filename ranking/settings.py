@@ -22,8 +22,8 @@ import shutil
 import tempfile
 from typing import List, Optional, Tuple
 
-from scorer.options import CONFIG_NAME, Options, apply_settings
-from scorer.problems import ReferenceDataError
+from scorer.readers.options import CONFIG_NAME, Options, apply_settings
+from scorer.readers.problems import ReferenceDataError
 
 from . import PROGRAM_DIR, ROOT
 from .names import shown
@@ -71,7 +71,7 @@ def phase_reference(reference_dir: str, settings_file: Optional[str], work: str)
         files.append((settings_file, _read_settings(settings_file)))
     check_settings(files)
     blind = [path for path, file_values in files if file_values.get("blind") is True]
-    if blind:  # a blind phase's reference data is a stand-in without answers (scorer/blind.py)
+    if blind:  # a blind phase's reference data is a stand-in without answers (scorer/outputs/blind.py)
         raise SystemExit("rank_submissions: settings %s make the phase blind: its scores are never computed, and "
                          "its built reference data holds no gold; re-score a blind phase's download on its gold "
                          "(--ref reference_data/test: the Post-Evaluation phase's settings apply)" % shown(blind[0]))

@@ -1,6 +1,6 @@
 """The statistics of a leaderboard on arrays of resamples: CIs, ranks, rank ranges, paired
 p-values, groups, approximate randomization against baselines (definitions: rank_submissions.py's
-docstring; the resamples: scoring_program/scorer/resampling.py; the aggregates: each track module's
+docstring; the resamples: scoring_program/scorer/outputs/resampling.py; the aggregates: each track module's
 ``aggregate``, reached through ``resampling.aggregate``)."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from .scoring import Scored
-from scorer.registry import BY_NAME
-from scorer.resampling import ItemStatistics, aggregate, interval_positions, resample_indices
+from scorer.tracks.registry import BY_NAME
+from scorer.outputs.resampling import ItemStatistics, aggregate, interval_positions, resample_indices
 
 ALPHA = 0.05
 
 
 class ArrayOps:
-    """The track aggregates' operations (``scorer.per_item.ScalarOps`` on plain numbers) on numpy
+    """The track aggregates' operations (``scorer.machinery.per_item.ScalarOps`` on plain numbers) on numpy
     arrays (one value per resample)."""
 
     @staticmethod

@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from scorer.registry import BY_NAME
+from scorer.tracks.registry import BY_NAME
 
 from .labels import board_title
 from .names import SHOWN_LIMIT, csv_cell, latex_text, shown
@@ -89,6 +89,12 @@ def other_keys(board: Board, keys: Sequence[str]) -> List[str]:
     if len(BY_NAME[board.track].leaderboards) > 1:
         return []
     return [k for k in keys if k != board.key]
+
+
+# The most other scores a LaTeX board table shows beside its own: with the rank, team, system, score,
+# interval, rank range and group, two more keep a table* within a two-column article's text width (a
+# four-key track's three overflowed by 45 pt); results.md and the board's CSV show them all.
+MAX_LATEX_OTHER_KEYS = 2
 
 
 def board_frame(board: Board, all_keys: Sequence[str]) -> pd.DataFrame:
@@ -329,6 +335,8 @@ def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report
     blocks_of: Dict[str, List[Tuple[str, str]]] = {}
     for board in boards:
         others = other_keys(board, keys_of[board.name])
+        left_out = others[MAX_LATEX_OTHER_KEYS:]
+        others = others[:MAX_LATEX_OTHER_KEYS]
         records = []
         for i, scored in enumerate(board.rows):
             team = _tex_name(scored.entry.name)
@@ -346,7 +354,12 @@ def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report
             records.append(record)
         frame = pd.DataFrame.from_records(records)
         column_format = "r%s%s%s" % (NAME_COLUMN, SYSTEM_COLUMN, "r" * (len(frame.columns) - 3))
-        blocks_of.setdefault(board.track, []).append(("%s\\label{tab:%s}" % (_caption(board, report), board.name),
+        heading = _caption(board, report)
+        if left_out:
+            heading += " The track's other scores (%s) are in results.md and %s.csv." % (
+                latex_text(", ".join(short_label(report.labels[key]) for key in left_out), limit=400),
+                latex_text(board.name))
+        blocks_of.setdefault(board.track, []).append(("%s\\label{tab:%s}" % (heading, board.name),
                                                       _tabular(frame, column_format)))
     for track, blocks in blocks_of.items():
         note = ""

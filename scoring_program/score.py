@@ -2,7 +2,7 @@
 """The Codalab contract: ``python3 score.py INPUT OUTPUT [--items DIR]``.
 
 INPUT/ref  the phase's reference data (gold), one file (or folder) per track
-INPUT/res  the participant's files, named as in ``scorer/registry.py``
+INPUT/res  the participant's files, named as in ``scorer/tracks/registry.py``
 OUTPUT/    scores.txt, scores.json, detailed_results.html: nothing else, and nothing derived from
            gold beyond the leaderboard scores and aggregates (Codabench lets participants
            download the whole folder)
@@ -12,12 +12,12 @@ OUTPUT/    scores.txt, scores.json, detailed_results.html: nothing else, and not
 
 Every track whose gold is in ref/ and whose file is in res/ is scored. Every key of the phase's
 tracks is written: a track the submission did not enter gets a value that ranks last
-(scorer/report.py); the build makes each of these keys a leaderboard column.
+(scorer/outputs/report.py); the build makes each of these keys a leaderboard column.
 Exit status 0 when every submitted file was scored, otherwise 1 with one line per problem on
 stderr. Standard library only, Python 3.7 to 3.13.
 
 On the Codalab v1.5 worker the program stays alive a few seconds after its last write (see
-``scorer/workers.py``), so that the worker's watcher uploads the complete detailed results.
+``scorer/run/workers.py``), so that the worker's watcher uploads the complete detailed results.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ import sys
 PROGRAM_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, PROGRAM_DIR)
 
-from scorer.options import load_options  # noqa: E402
-from scorer.workers import wait_for_v15_watcher  # noqa: E402
-from scorer.problems import ProgramError, ReferenceDataError, SubmissionError, capped  # noqa: E402
+from scorer.readers.options import load_options  # noqa: E402
+from scorer.run.workers import wait_for_v15_watcher  # noqa: E402
+from scorer.readers.problems import ProgramError, ReferenceDataError, SubmissionError, capped  # noqa: E402
 # The registry (and so every track module, and the report, which lists the tracks) is imported in
 # run(), inside main()'s guard: a track module that cannot be imported is a program fault, one
 # line on stderr, never a traceback.
@@ -111,9 +111,9 @@ def run(argv, items_dir=None):
     outcome.detail, outcome.options = options.detailed_results, options
     if not options.blind:
         return score_submission(outcome, input_dir, reference_dir, options)
-    # A blind phase (scorer/blind.py): checked against a stand-in made of the phase's public inputs only.
+    # A blind phase (scorer/outputs/blind.py): checked against a stand-in made of the phase's public inputs only.
     import tempfile
-    from scorer.blind import stand_in_reference
+    from scorer.outputs.blind import stand_in_reference
     outcome.blind = True
     with tempfile.TemporaryDirectory(prefix="blind-") as work:
         try:
@@ -126,8 +126,8 @@ def run(argv, items_dir=None):
 
 def score_submission(outcome, input_dir, reference_dir, options):
     """Every submitted file of the phase's tracks scored against ``reference_dir``; the outputs written."""
-    from scorer.in_process import phase_tracks, scored_files
-    from scorer.submission import locate_submission
+    from scorer.run.in_process import phase_tracks, scored_files
+    from scorer.run.submission import locate_submission
     try:
         tracks = phase_tracks(reference_dir)
         if not tracks:
@@ -187,7 +187,7 @@ class Outcome:
         self.detail = "full"
         self.phase_tracks, self.submitted = [], []
         self.options = None  # the effective settings, once read
-        self.blind = False  # a blind phase: no score in any output (scorer/blind.py)
+        self.blind = False  # a blind phase: no score in any output (scorer/outputs/blind.py)
         self.items = {}  # (blind) track name -> items of the phase's public input
         self.files = {}  # submitted file name -> path
 
@@ -200,10 +200,10 @@ class Outcome:
     def finish(self):
         """Write every output; exit 1 if anything could not be scored."""
         if self.blind:
-            from scorer.blind import finish_blind
+            from scorer.outputs.blind import finish_blind
             return finish_blind(self)
-        from scorer.report import collect_scores, leaderboard_scores, write_html, write_items, write_scores
-        from scorer.signature import track_signature
+        from scorer.outputs.report import collect_scores, leaderboard_scores, write_html, write_items, write_scores
+        from scorer.outputs.signature import track_signature
         scores = collect_scores(self.results)
         signatures = {result.track: track_signature(result.track, self.options) for result in self.results}
         write_scores(self.output_dir, leaderboard_scores(scores, self.phase_tracks), signatures)
@@ -212,18 +212,18 @@ class Outcome:
         intervals = None
         resamples = self.options.interval_resamples if self.options is not None else 0
         if self.detail == "full" and self.results and resamples:  # the ranking scores' 95% intervals
-            from scorer.resampling import MAX_INTERVAL_WORK, ranking_intervals
+            from scorer.outputs.resampling import MAX_INTERVAL_WORK, ranking_intervals
             intervals = {result.track: ranking_intervals(result, resamples, max_work=MAX_INTERVAL_WORK)
                          for result in self.results}
         tables = None
         if self.detail == "full" and self.results:  # the tracks' tables by group (aggregates)
-            from scorer.groups import group_tables
+            from scorer.outputs.groups import group_tables
             tables = {result.track: group_tables(result) for result in self.results}
         write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures, intervals, resamples,
                    tables)
         if self.items_dir is not None:
             write_items(self.items_dir, self.results, list(self.problems) + list(self.private_lines))
-            from scorer.error_analysis import write_error_analysis  # (local runs only)
+            from scorer.outputs.error_analysis import write_error_analysis  # (local runs only)
             write_error_analysis(self.items_dir, self.results)
         for key, value in scores.items():
             print("%s: %.6f" % (key, value))

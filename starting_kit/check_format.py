@@ -8,7 +8,7 @@ lengths, no answers) and runs the scoring program on it, so every check the plat
 names, ids, technique names, offsets, overlaps, CSV/JSON syntax) is made here
 too. The scores it computes mean nothing and are not shown; everything else the scoring program
 says is (files it ignores, its warnings, the tracks the submission does not enter). It finds the
-submitted files with the scoring program's own code (``scorer/submission.py``), as score.py does.
+submitted files with the scoring program's own code (``scorer/run/submission.py``), as score.py does.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def metadata_problem(submission: str, res_dir: str) -> str:
     """A file named ``metadata`` at the top of the submission, or of the folder the scoring program
     reads the files from (its one wrapping folder): Codabench would take the submission for code.
     The problem line, or ''."""
-    from scorer.submission import submission_folder  # (program_tracks put the program on sys.path)
+    from scorer.run.submission import submission_folder  # (program_tracks put the program on sys.path)
     folder = submission_folder(res_dir)[0]
     for base in (res_dir, folder):
         if os.path.isfile(os.path.join(base, "metadata")):

@@ -14,7 +14,7 @@ On the platform, the Development and Post-Evaluation phases show the scores this
 detailed results page, readable by anyone on Codabench, holds aggregates only). The Evaluation phase
 is blind: the same checks and messages as here, and no score anywhere (the leaderboard shows -1 in
 every column); your last finished Evaluation submission is scored on the test gold when the phase
-ends, in the Post-Evaluation phase, which never ends (README.md, "The phases").
+ends, in the Post-Evaluation phase, which never ends (docs/organisers.md, "The phases").
 """
 
 from __future__ import annotations
@@ -280,12 +280,12 @@ def score_submission(reference_dir: str, submission: str, out_dir: str, quiet: b
 
 def locate(res_dir: str, ref_dir: str = ""):
     """The submitted files as score.py finds them (the scoring program's one packaging rule:
-    ``scorer/submission.py``) for the tracks with gold in ``ref_dir`` (every track without one),
+    ``scorer/run/submission.py``) for the tracks with gold in ``ref_dir`` (every track without one),
     or None when it finds none (score.py then says why)."""
     program_tracks()  # (the program's folder on sys.path)
-    from scorer.problems import SubmissionError
-    from scorer.registry import TRACKS
-    from scorer.submission import locate_submission
+    from scorer.readers.problems import SubmissionError
+    from scorer.tracks.registry import TRACKS
+    from scorer.run.submission import locate_submission
     tracks = [track for track in TRACKS if not ref_dir or track.find_gold(ref_dir)]
     try:
         return locate_submission(res_dir, tracks or TRACKS)
@@ -297,7 +297,7 @@ def messages(stdout: str) -> List[str]:
     """score.py's stdout without its scores and progress lines: what it says about the files
     (ignored entries, a wrapping folder), its warnings, and the tracks not entered."""
     program_tracks()
-    from scorer.registry import ALL_KEYS
+    from scorer.tracks.registry import ALL_KEYS
     keys = set(ALL_KEYS)
     return [line for line in stdout.splitlines()
             if line.strip() and not line.startswith("scoring ") and line.split(":", 1)[0] not in keys]
@@ -310,7 +310,7 @@ def write_other_phases(ref_dir: str, parent: str, leave_out: str = "") -> None:
     as such, as the platform names them."""
     import json
     tracks = program_tracks()  # (puts the scoring program on sys.path)
-    from scorer.options import OTHER_PHASES
+    from scorer.readers.options import OTHER_PHASES
     target = os.path.join(ref_dir, OTHER_PHASES)
     if os.path.exists(target):
         return
@@ -390,7 +390,7 @@ def program_tracks():
     program_dir = os.path.dirname(find_program())
     if program_dir not in sys.path:
         sys.path.insert(0, program_dir)
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
     return list(TRACKS)
 
 
@@ -467,12 +467,12 @@ def _scores_alone(track, gold_path: str, submitted: str, work: str) -> bool:
 
 def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int, seed: int = 0) -> None:
     """The 95% bootstrap interval of each ranking score, from the same resamples of the items as the
-    organisers' results and the detailed results page (``scorer/resampling.py``, ``ranking_intervals``):
+    organisers' results and the detailed results page (``scorer/outputs/resampling.py``, ``ranking_intervals``):
     how much the score owes to the test set's draw."""
     program_dir = os.path.dirname(find_program())
     sys.path.insert(0, program_dir)
-    from scorer.in_process import score_in_process
-    from scorer.resampling import ranking_intervals
+    from scorer.run.in_process import score_in_process
+    from scorer.outputs.resampling import ranking_intervals
 
     results = score_in_process(reference_dir, res_dir, program_dir)[0]
     for result in results.values():

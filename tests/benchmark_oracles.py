@@ -86,7 +86,7 @@ def naive_lcs_score(input_dir: str, program_dir: str) -> None:
     program's tokenizer."""
     sys.path.insert(0, program_dir)
     from oracles import naive_lcs
-    from scorer.nltk_tokens import shared_tokenizer
+    from scorer.machinery.nltk_tokens import shared_tokenizer
     tok = shared_tokenizer()
 
     def strip(s):
@@ -113,7 +113,7 @@ def tokenize_only(input_dir: str, program_dir: str) -> None:
     import csv
     import time
     sys.path.insert(0, program_dir)
-    from scorer.nltk_tokens import shared_tokenizer
+    from scorer.machinery.nltk_tokens import shared_tokenizer
     start = time.time()
     tok = shared_tokenizer()
     texts = set()

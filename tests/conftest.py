@@ -66,7 +66,7 @@ class Run:
     @property
     def scores(self) -> Dict[str, float]:
         """The scores of the tracks the submission entered (without the not-entered values)."""
-        from scorer.report import not_entered_value
+        from scorer.outputs.report import not_entered_value
         return {key: value for key, value in self.all_scores.items() if value != not_entered_value(key)}
 
     @property
@@ -124,10 +124,10 @@ def assert_clean_failure(run: Run, *fragments: str) -> None:
 
 
 def register_track(program_dir: Path, name: str) -> None:
-    """Add ``name`` to ``MODULES`` in a copy's ``scorer/registry.py``, as README "Adding a track" step 3
+    """Add ``name`` to ``MODULES`` in a copy's ``scorer/tracks/registry.py``, as docs/track-authors.md "Adding a track" step 3
     says: the tuple is found by parsing the file (``ast``), and its last item gets the new name after it."""
     import ast
-    path = Path(program_dir) / "scorer" / "registry.py"
+    path = Path(program_dir) / "scorer" / "tracks" / "registry.py"
     text = path.read_text(encoding="utf-8")
     for node in ast.parse(text).body:
         if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["MODULES"]:

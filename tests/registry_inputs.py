@@ -13,15 +13,17 @@ import re
 from typing import Dict, List, Tuple
 
 from conftest import PROGRAM, ROOT
-from scorer.registry import TRACKS
+from scorer.tracks.registry import TRACKS
 
 _FILE_LINE = re.compile(r"^(?:Gold|Submission|Reference data|The submission).*`((?:ref|res)/[^`]+)`.*:$")
 _SCORE_ROW = re.compile(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*(-?[0-9]+(?:\.[0-9]+)?)")
 TOY = ROOT / "tests" / "toy_track"
 
-# The one track that reads nltk 3.7 when it scores (tests/test_nltk_tokens.py); every other track
-# is the standard library only, as the scoring program must be on a stock image.
-NEEDS_NLTK = ("nlu",)
+# The tracks that read nltk 3.7 when they score (their module uses scorer/machinery/nltk_tokens.py;
+# tests/test_nltk_tokens.py); every other track is the standard library only, as the scoring program
+# must be on a stock image.
+NEEDS_NLTK = tuple(track.name for track in TRACKS
+                   if "nltk_tokens" in open(track.module_path, encoding="utf-8").read())
 
 
 def sections(card: str) -> List[Tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""Adding a seventh track is one module, one card and one line in the registry (README, "Adding a
+"""Adding a seventh track is one module, one card and one line in the registry (docs/track-authors.md, "Adding a
 track"): a copy of the repository gets ``tests/toy_track/toy.py`` and ``toy.md``, ``"toy"`` in
 ``registry.MODULES`` and a column in ``competition.yaml``; then its sample gold is written by the
 sample-data tool, and the bundle is built, checked (both platforms' layouts, the sample submission
@@ -103,7 +103,7 @@ def _files(root):
 
 def test_a_seventh_track_of_the_article_folder_family_is_its_module_card_registry_line_and_columns(tmp_path):
     """SemEval-2020 Task 11 SI (``tests/t11_si_track/``: ``article_id TAB start TAB end``, no technique,
-    overlapping predictions merged as the official ``-m``) added to a copy as README "Adding a track"
+    overlapping predictions merged as the official ``-m``) added to a copy as docs/track-authors.md "Adding a track"
     says: the module and its card, its name in ``registry.MODULES``, its columns in
     ``competition.yaml``, the sample data; then the registry-driven tests (``-m registry``: the
     contract, the cards and their worked examples, ownership, the track-parametrised score and
@@ -126,7 +126,7 @@ def test_a_seventh_track_of_the_article_folder_family_is_its_module_card_registr
     after = _files(repo)
     changed = sorted(name for name in before if after.get(name) != before[name])
     added = sorted(name for name in after if name not in before)
-    assert changed == ["competition.yaml", "scoring_program/scorer/registry.py"], changed
+    assert changed == ["competition.yaml", "scoring_program/scorer/tracks/registry.py"], changed
     assert all(name.startswith(("scoring_program/scorer/tracks/t11_si.", "reference_data/dev/semeval2020_t11_si/",
                                 "reference_data/test/semeval2020_t11_si/")) for name in added), added
 

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from conftest import assert_clean_failure, nltk_data_dir, run_score, shared_path
 from oracles import naive_lcs
-from scorer.lcs import lcs_length
-from scorer.nltk_tokens import PUNKT_SHA256, Tokenizer, find_punkt, load_punkt
-from scorer.options import Options
-from scorer.problems import ProgramError, SubmissionError
+from scorer.machinery.lcs import lcs_length
+from scorer.machinery.nltk_tokens import PUNKT_SHA256, Tokenizer, find_punkt, load_punkt
+from scorer.readers.options import Options
+from scorer.readers.problems import ProgramError, SubmissionError
 from scorer.tracks import nlu
 
 NLU = ("data", "aidea_nlu")
@@ -79,7 +79,7 @@ def test_a_program_without_its_punkt_model_says_so_without_a_traceback(tmp_path)
 
 
 def test_the_unpickler_only_builds_punkt_classes():
-    from scorer.nltk_tokens import _PunktUnpickler
+    from scorer.machinery.nltk_tokens import _PunktUnpickler
     payload = pickle.dumps(os.system)  # a global a model has no business referring to
     with pytest.raises(pickle.UnpicklingError):
         _PunktUnpickler(payload, None).load()
@@ -88,7 +88,7 @@ def test_the_unpickler_only_builds_punkt_classes():
 LOAD_PROBE = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from scorer.nltk_tokens import Tokenizer
+from scorer.machinery.nltk_tokens import Tokenizer
 tokens = Tokenizer().tokens("Mr. Smith can't go. He said: 'yes'!")
 loaded = sorted({m.split(".")[0] for m in sys.modules} & {"nltk", "numpy", "scipy", "sklearn", "regex", "pandas"})
 import nltk
@@ -234,8 +234,8 @@ def test_with_test_input_the_ids_must_be_exactly_the_test_ids(tmp_path):
 
 @pytest.mark.parametrize("test_input", [False, True], ids=["without_test_input", "with_test_input"])
 def test_the_character_cap_applies_before_tokenizing_with_or_without_test_input(tmp_path, test_input, monkeypatch):
-    import scorer.nltk_tokens  # (the track imports it when it tokenizes)
-    monkeypatch.setattr(scorer.nltk_tokens, "shared_tokenizer", lambda: pytest.fail("tokenized before the cap"))
+    import scorer.machinery.nltk_tokens  # (the track imports it when it tokenizes)
+    monkeypatch.setattr(scorer.machinery.nltk_tokens, "shared_tokenizer", lambda: pytest.fail("tokenized before the cap"))
     text = '1,"%s","d"\n2,"x","z"\n3,"u","v"\n' % ("a" * 100001)
     with pytest.raises(SubmissionError) as error:
         score_text(tmp_path, text, test_input='id,q,r,s\n1,"a","b",AGREE\n2,"x","z",AGREE\n3,"u","v",AGREE\n'
@@ -346,8 +346,8 @@ VERSION_PROBE = """
 import sys
 sys.path.insert(0, sys.argv[2])
 sys.path.insert(0, sys.argv[1])
-from scorer.nltk_tokens import import_nltk
-from scorer.problems import ProgramError
+from scorer.machinery.nltk_tokens import import_nltk
+from scorer.readers.problems import ProgramError
 try:
     import_nltk()
 except ProgramError as error:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from bundle.rules import validate  # noqa: E402
 from bundle.wheel import wheel_name  # noqa: E402
 from scorer import __version__  # noqa: E402
-from scorer.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
+from scorer.tracks.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
 
 BUILD = [sys.executable, str(ROOT / "build_bundle.py")]
 # What the default build writes: the upload, the first phase's kit, the Test phase's held-back release.
@@ -622,19 +622,43 @@ def test_the_kit_readme_zip_command_works_without_a_shell_glob(kit, tmp_path):
     assert "## The phases" in readme and "refused in Evaluation" in readme and "blind" in readme
 
 
-def test_a_competition_of_fewer_tracks_names_the_page_lines_to_edit(built):
-    from bundle.rules import pages_to_edit
+def test_a_competition_of_fewer_tracks_names_the_page_lines_to_edit(built, tmp_path):
+    from bundle.rules import NUMBER_WORDS, pages_to_edit
 
     _, stdout = built
     assert "speak of all" not in stdout and "speaks of all" not in stdout  # every track hosted: no note
     config = load_config()
-    nlu = [track for track in TRACKS if track.name == "nlu"]
-    lines = pages_to_edit(config, str(ROOT / "pages"), nlu, TRACKS)
-    overview = next(line for line in lines if line.startswith("pages/overview.html: "))
-    numbers = overview.split(": lines ")[1].split(" speak")[0].split(", ")
-    text = (ROOT / "pages" / "overview.html").read_text(encoding="utf-8").splitlines()
-    assert "1" in numbers and "2" in numbers  # "Six shared-task tracks", "any subset"
-    assert [n for n in numbers if "t6_st1" in text[int(n) - 1]]  # a track this competition does not host
-    assert not [n for n in numbers if "aicup2022_nlu.csv" in text[int(n) - 1]]  # its own row stays
-    assert any(line.startswith("competition.yaml: title ") for line in lines)
+    hosted, left_out = TRACKS[-1], TRACKS[0]
+    # an organiser's page that counts all the tracks and names one this competition does not host
+    pages = tmp_path / "pages"
+    shutil.copytree(str(ROOT / "pages"), str(pages))
+    (pages / "overview.html").write_text(
+        "<h2>%s tracks</h2>\n<p>Submit for any subset.</p>\n<p>%s: <code>%s</code></p>\n<p><code>%s</code></p>\n"
+        % (NUMBER_WORDS[len(TRACKS)].capitalize(), left_out.name, left_out.filename, hosted.filename),
+        encoding="utf-8")
+    lines = pages_to_edit(config, str(pages), [hosted], TRACKS)
+    line = next(line for line in lines if line.startswith("pages/overview.html: "))
+    assert line.split(": lines ")[1].split(" speak")[0].split(", ") == ["1", "2", "3"], line  # its own line stays
     assert pages_to_edit(config, str(ROOT / "pages"), TRACKS, TRACKS) == []
+
+
+@pytest.mark.registry
+def test_no_page_counts_or_lists_the_tracks_and_the_built_overview_lists_them_all(built):
+    """The pages say "shared-task tracks" and hold ``@TRACKS_TABLE@``, which the build fills from the
+    registry (bundle/pages.py): no track name, file or count of the tracks is written by hand."""
+    import re
+    from bundle.rules import NUMBER_WORDS
+
+    counts = re.compile(r"\b(%s|%d)\b\W+(?:[\w-]+\W+){0,2}tracks?\b" % (NUMBER_WORDS[len(TRACKS)], len(TRACKS)), re.I)
+    for page in sorted((ROOT / "pages").glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        for track in TRACKS:
+            assert track.filename not in text, "%s names track %s's file %s: write @TRACKS_TABLE@ instead" % (
+                page.name, track.name, track.filename)
+        assert not counts.search(text), "%s counts the tracks: %r" % (page.name, counts.search(text).group(0))
+    dist, _ = built
+    with zipfile.ZipFile(str(dist / "competition_bundle.zip")) as upload:
+        overview = upload.read("overview.html").decode("utf-8")
+    assert "@TRACKS_TABLE@" not in overview
+    for track in TRACKS:
+        assert "<code>%s</code>" % track.filename in overview, "the built overview page misses track " + track.name

@@ -329,7 +329,7 @@ def test_check_tells_a_blind_phases_stand_in_from_gold(fake, capsys, tmp_path):
     """A blind phase's reference data (the build's stand-in: scoring_config.json says blind, no
     answers) taken by key is 'open', not gold. The stand-in is told by what it holds (issue 38): the
     one the scoring program derives from the test gold, as the build uploads it."""
-    from scorer.blind import stand_in_reference
+    from scorer.outputs.blind import stand_in_reference
     folder, _ = stand_in_reference(str(ROOT / "reference_data" / "test"), str(tmp_path))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:

@@ -49,7 +49,7 @@ def real_stand_in() -> bytes:
     zips it: `check` tells a stand-in by what it holds (issue 38), never by its settings' flag."""
     import tempfile
     from pathlib import Path
-    from scorer.blind import stand_in_reference
+    from scorer.outputs.blind import stand_in_reference
     with tempfile.TemporaryDirectory() as work:
         folder, _ = stand_in_reference(str(ROOT / "reference_data" / "test"), work)
         entries = {str(path.relative_to(folder)): path.read_bytes()

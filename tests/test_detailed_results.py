@@ -17,10 +17,10 @@ import pytest
 
 from browser import render
 from conftest import ROOT, run_score, shared_path
-from scorer.in_process import score_in_process
-from scorer.per_item import ItemStatistics, column_totals
-from scorer.resampling import aggregate
-from scorer.techniques import NLP4IF2019_FLC, SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
+from scorer.run.in_process import score_in_process
+from scorer.machinery.per_item import ItemStatistics, column_totals
+from scorer.outputs.resampling import aggregate
+from scorer.machinery.techniques import NLP4IF2019_FLC, SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 
 T6 = ("data", "semeval2021_task6")
 WIDTHS = (1280, 768, 375)
@@ -341,7 +341,7 @@ def test_every_number_follows_from_the_per_item_statistics(phase, page):
 def naive_confusions(base: Path, track: str) -> Dict[Tuple[str, str], int]:
     """Every (predicted, gold) pair of spans of two techniques that share a character, by brute force
     over the files (flc: gold spans of one technique merged first, as the track scores them)."""
-    from scorer.spans import merge_overlapping
+    from scorer.machinery.spans import merge_overlapping
     gold: Dict[str, List[Tuple[str, int, int]]] = {}
     predicted: Dict[str, List[Tuple[str, int, int]]] = {}
     if track == "t6_st2":
@@ -372,7 +372,7 @@ def naive_confusions(base: Path, track: str) -> Dict[Tuple[str, str], int]:
 
 def test_confusions_wide_windows_are_counted_exactly():
     """The per-technique counting (long spans) and the window enumeration agree with brute force."""
-    from scorer.span_metric import _count_confusions_per_technique, add_confusions
+    from scorer.machinery.span_metric import _count_confusions_per_technique, add_confusions
     rng = random.Random(7)
     for _ in range(200):
         gold, predicted = {}, {}

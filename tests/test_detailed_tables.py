@@ -14,7 +14,7 @@ import zipfile
 import pytest
 
 from conftest import ROOT, nltk_data_dir, run_score
-from scorer.registry import TRACKS
+from scorer.tracks.registry import TRACKS
 
 REFERENCE = ROOT / "reference_data" / "dev"
 
@@ -84,9 +84,9 @@ def test_the_test_page_shows_none_of_the_new_tables(sample, tmp_path):
 
 
 def test_a_phase_too_large_for_the_page_says_where_the_intervals_are(sample, tmp_path, monkeypatch):
-    from scorer import resampling
-    from scorer.in_process import score_in_process
-    from scorer.report import render_html
+    from scorer.outputs import resampling
+    from scorer.run.in_process import score_in_process
+    from scorer.outputs.report import render_html
     files, _ = sample
     work = tmp_path / "input"
     shutil.copytree(REFERENCE, work / "ref")
@@ -104,7 +104,7 @@ def test_a_phase_too_large_for_the_page_says_where_the_intervals_are(sample, tmp
 # --- the tables by group: hand-computed cases, and each group against the file cut to that group ----
 
 def _table(result, title):
-    from scorer.groups import group_tables
+    from scorer.outputs.groups import group_tables
     found = [table for table in group_tables(result) if table[0] == title]
     assert len(found) == 1, [table[0] for table in group_tables(result)]
     _, _, labels, keys, rows, _ = found[0]
@@ -112,7 +112,7 @@ def _table(result, title):
 
 
 def _absita(tmp_path, gold, predicted, name="run"):
-    from scorer.options import Options
+    from scorer.readers.options import Options
     from scorer.tracks import absita
     folder = tmp_path / name
     folder.mkdir()
@@ -192,7 +192,7 @@ def test_absita_tables_equal_the_files_cut_to_each_group(tmp_path):
 
 
 def test_nlu_tables_by_hand_and_against_the_ids_of_each_group(tmp_path):
-    from scorer.options import Options
+    from scorer.readers.options import Options
     from scorer.tracks import nlu
     gold = '1,"a b c d","x y"\n1,"a b","z"\n2,"p q","r s"\n3,"k","l"\n4,"%s","w"\n' % " ".join("t%d" % k for k in range(25))
     predicted = 'id,q,r\n1,"a x c","x y"\n2,"p q","r s"\n3,"m","n"\n4,"t0 t1","w"\n'

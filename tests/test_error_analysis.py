@@ -8,8 +8,8 @@ import json
 import re
 
 from conftest import ROOT, run_score
-from scorer.lcs import lcs_alignment
-from scorer.registry import TRACKS
+from scorer.machinery.lcs import lcs_alignment
+from scorer.tracks.registry import TRACKS
 
 
 def test_lcs_alignment_marks_one_longest_common_subsequence():

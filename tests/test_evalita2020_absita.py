@@ -7,8 +7,8 @@ import json
 import pytest
 
 from conftest import assert_clean_failure, run_score, shared_path
-from scorer.options import Options
-from scorer.problems import SubmissionError
+from scorer.readers.options import Options
+from scorer.readers.problems import SubmissionError
 from scorer.tracks import absita
 from scorer.tracks.absita import TermCounts, maximum_matching, precision_recall_f1, term_counts
 

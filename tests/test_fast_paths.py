@@ -41,11 +41,11 @@ from typing import Any, Optional
 import pytest
 
 import attacks
-from scorer import readers
-from scorer.problems import Problems, SubmissionError
-from scorer.span_metric import add_confusions
-from scorer.span_store import SpanStore
-from scorer.spans import merge_overlapping
+from scorer.readers import readers
+from scorer.readers.problems import Problems, SubmissionError
+from scorer.machinery.span_metric import add_confusions
+from scorer.machinery.span_store import SpanStore
+from scorer.machinery.spans import merge_overlapping
 from scorer.tracks import flc, t6_st2
 
 SEEDS = range(300)
@@ -206,7 +206,7 @@ def test_confusions_from_the_shared_sort_equal_their_own_sort(seed):
 # --- the FLC gold file's rows and the gold text reader ---------------------------------
 
 def test_flc_gold_file_with_a_row_of_another_article_is_refused(tmp_path):
-    from scorer.problems import ReferenceDataError
+    from scorer.readers.problems import ReferenceDataError
     (tmp_path / "article11.task-FLC.labels").write_text("11\tDoubt\t0\t5\n12\tDoubt\t0\t5\n", encoding="utf-8")
     with pytest.raises(ReferenceDataError) as error:
         flc.LAYOUT.read_gold(str(tmp_path))
@@ -246,8 +246,8 @@ def test_gold_text_reader_equals_open_and_decode(tmp_path, seed):
 def test_one_pair_branch_equals_the_overlap_sums(seed):
     """A technique with one predicted and one gold span in a document: ``SpanStatistics.add_document``
     gives the floats of both overlap sums (as the inline branch it had before issue 29 did)."""
-    from scorer.span_metric import SpanStatistics
-    from scorer.spans import disjoint_overlap_sums, overlap_sums
+    from scorer.machinery.span_metric import SpanStatistics
+    from scorer.machinery.spans import disjoint_overlap_sums, overlap_sums
     rng = random.Random(seed)
     pairs = []
     for _ in range(20):

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.options import Options
-from scorer.problems import SubmissionError
-from scorer.registry import BY_FILE
+from scorer.readers.options import Options
+from scorer.readers.problems import SubmissionError
+from scorer.tracks.registry import BY_FILE
 from test_hostile import GOLD, VALID
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))

@@ -1,4 +1,4 @@
-"""Hostile and careless submissions, for all six tracks: clear errors, no tracebacks, no gold leaks.
+"""Hostile and careless submissions, for every track: clear errors, no tracebacks, no gold leaks.
 
 Every case runs score.py as the platform does, on a gold that carries canary strings, and checks
 the exit status, that the message names the right place, that no traceback reaches the

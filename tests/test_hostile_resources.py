@@ -47,9 +47,9 @@ def test_attack(tmp_path, attack):
 
 def test_unreadable_file_is_one_line(tmp_path, monkeypatch):
     """(As root every file is readable: the permission check is simulated.)"""
-    from scorer import submission
-    from scorer.problems import SubmissionError
-    from scorer.registry import TRACKS
+    from scorer.run import submission
+    from scorer.readers.problems import SubmissionError
+    from scorer.tracks.registry import TRACKS
     res = tmp_path / "res"
     res.mkdir()
     (res / "semeval2021_t6_st1.json").write_text("[]")
@@ -61,8 +61,8 @@ def test_unreadable_file_is_one_line(tmp_path, monkeypatch):
 
 
 def test_a_file_that_cannot_be_opened_is_one_line(tmp_path, monkeypatch):
-    from scorer import readers
-    from scorer.problems import SubmissionError
+    from scorer.readers import readers
+    from scorer.readers.problems import SubmissionError
     path = tmp_path / "x.json"
     path.write_text("[]")
 

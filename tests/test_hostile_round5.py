@@ -531,27 +531,27 @@ def test_the_build_refuses_a_copy_of_the_test_items_as_dev_and_a_link_out(tmp_pa
 
 def _cli(*argv):
     sys.path.insert(0, str(ROOT / "scoring_program"))
-    from scorer.cli import main
-    return main(list(map(str, argv)), "sixtracks-score")
+    from scorer.run.cli import main
+    return main(list(map(str, argv)), "shared-task-score")
 
 
 @pytest.fixture(scope="module")
 def stand_in(tmp_path_factory):
     sys.path.insert(0, str(ROOT / "scoring_program"))
-    from scorer.blind import stand_in_reference
+    from scorer.outputs.blind import stand_in_reference
     folder, _ = stand_in_reference(str(TEST), str(tmp_path_factory.mktemp("stand_in")))
     return Path(folder)
 
 
 def _track_names():
     sys.path.insert(0, str(ROOT / "scoring_program"))
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
     return [track.name for track in TRACKS]
 
 
 @pytest.mark.parametrize("track", _track_names())
 def test_the_installed_scorer_refuses_the_blind_stand_in_of_every_track(stand_in, tmp_path, capsys, track):
-    from scorer.registry import BY_NAME
+    from scorer.tracks.registry import BY_NAME
     prediction = tmp_path / BY_NAME[track].filename
     prediction.write_text("x", encoding="utf-8")
     assert _cli(track, stand_in, prediction) == 1
@@ -569,7 +569,7 @@ def public_data(tmp_path_factory):
 
 @pytest.mark.parametrize("track", _track_names())
 def test_the_installed_scorer_refuses_a_phases_public_data_as_gold(public_data, tmp_path, capsys, track):
-    from scorer.registry import BY_NAME
+    from scorer.tracks.registry import BY_NAME
     prediction = tmp_path / BY_NAME[track].filename
     prediction.write_text("x", encoding="utf-8")
     assert _cli(track, public_data, prediction) in (1, 2)  # 2: no file of the gold's name at all (nlu)
@@ -580,8 +580,8 @@ def test_the_installed_scorer_refuses_a_phases_public_data_as_gold(public_data, 
 @pytest.mark.parametrize("track", _track_names())
 def test_the_real_gold_is_still_gold(tmp_path, track):
     """The recognition calls no real gold a stand-in or an input (the content test's control)."""
-    from scorer.api import gold_problem
-    from scorer.registry import BY_NAME
+    from scorer.run.api import gold_problem
+    from scorer.tracks.registry import BY_NAME
     for folder in (DEV, TEST):
         gold = BY_NAME[track].find_gold(str(folder))
         assert gold_problem(BY_NAME[track], gold, str(folder), str(tmp_path / "none")) == ""

@@ -1,4 +1,4 @@
-"""The installable scorer (bundle/wheel.py, scorer/cli.py, scorer/api.py): the wheel installs with pip,
+"""The installable scorer (bundle/wheel.py, scorer/run/cli.py, scorer/run/api.py): the wheel installs with pip,
 offline, into fresh virtual environments of Python 3.7 and of the newest Python under pyenv, and its
 command gives exactly the numbers score.py writes, on every track's real data and on the benchmark
 inputs; bad input gets score.py's lines and exit codes, an argument one line; the same sources give
@@ -23,7 +23,7 @@ from conftest import ROOT, nltk_data_dir, run_score, shared_path
 sys.path.insert(0, str(ROOT))
 
 from bundle.wheel import COMMAND, PACKAGE  # noqa: E402
-from scorer.registry import TRACKS  # noqa: E402
+from scorer.tracks.registry import TRACKS  # noqa: E402
 
 NLU = ("data", "aidea_nlu")
 
@@ -136,7 +136,8 @@ def test_the_command_gives_score_pys_numbers_on_the_real_data(commands, tmp_path
     gold = shared_path(*NLU, "train_answers_subset_1598ids.csv")
     for prediction in sorted(shared_path(*NLU, "subset_predictions").glob("*.csv")):
         cases.append(("nlu", gold, {"aicup2022_nlu.csv": gold}, prediction))
-    assert {case[0] for case in cases} == {track.name for track in TRACKS}
+    # (the tracks with released data in ../shared; every track of the registry: the benchmark inputs below)
+    assert {case[0] for case in cases} <= {track.name for track in TRACKS}
     assert_same_as_score_py(commands, tmp_path, cases)
 
 
@@ -179,7 +180,7 @@ def test_bad_input_gets_score_pys_lines_and_an_argument_one_line(commands, tmp_p
         assert installed.stderr == run.stderr and "Traceback" not in installed.stderr, what
     prediction = gold / st1.filename
     assert _one_line(run_command(command, "absa", gold, prediction), 2) == \
-        "unknown track 'absa' (did you mean 'absita'?); the tracks: t6_st1, t6_st2, t6_st3, flc, nlu, absita"
+        "unknown track 'absa' (did you mean 'absita'?); the tracks: " + ", ".join(track.name for track in TRACKS)
     assert _one_line(run_command(command, "t6_st1", tmp_path / "nowhere", prediction), 2) == \
         "GOLD %s: no such file or folder" % (tmp_path / "nowhere")
     assert _one_line(run_command(command, "t6_st1", gold, tmp_path / "nothing.json"), 2) == \

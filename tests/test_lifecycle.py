@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 from bundle.lifecycle import lifecycle_problems  # noqa: E402
 from bundle.platforms import v2_config, v15_yaml  # noqa: E402
 from bundle.public_data import derive_public_data  # noqa: E402
-from scorer.registry import ALL_KEYS, TRACKS  # noqa: E402
-from scorer.report import not_entered_value  # noqa: E402
+from scorer.tracks.registry import ALL_KEYS, TRACKS  # noqa: E402
+from scorer.outputs.report import not_entered_value  # noqa: E402
 
 TEST = ROOT / "reference_data" / "test"
 BLIND = json.dumps({"blind": True})
@@ -376,7 +376,7 @@ def test_rank_submissions_ranks_an_evaluation_download_by_the_real_scores(inputs
 
 
 def test_the_pages_and_readmes_describe_each_phase():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "organisers.md").read_text(encoding="utf-8")  # (README: where to read on)
     kit = (ROOT / "starting_kit" / "README.md").read_text(encoding="utf-8")
     for text in (readme, kit):
         for word in ("Development", "Evaluation", "Post-Evaluation", "blind", "anyone"):

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from oracles import sklearn_0232_micro_macro
-from scorer.multilabel import count_classes, micro_macro, sklearn_prf
-from scorer.per_item import numpy_mean
-from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
+from scorer.machinery.multilabel import count_classes, micro_macro, sklearn_prf
+from scorer.machinery.per_item import numpy_mean
+from scorer.machinery.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 preprocessing = pytest.importorskip("sklearn.preprocessing")

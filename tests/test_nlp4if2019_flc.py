@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import assert_clean_failure, run_score, shared_path
-from scorer.options import Options
-from scorer.problems import SubmissionError
-from scorer.techniques import NLP4IF2019_FLC
+from scorer.readers.options import Options
+from scorer.readers.problems import SubmissionError
+from scorer.machinery.techniques import NLP4IF2019_FLC
 from scorer.tracks import flc
 
 FLC = ("data", "nlp4if2019_flc")
@@ -213,7 +213,7 @@ def test_a_header_line_is_skipped_with_a_warning(tmp_path):
 
 
 def test_gold_spans_past_their_text_are_a_reference_data_error(tmp_path):
-    from scorer.problems import ReferenceDataError
+    from scorer.readers.problems import ReferenceDataError
     gold = tmp_path / "ref" / flc.GOLD_FOLDER
     gold.mkdir(parents=True)
     (gold / "article7.task-FLC.labels").write_text("7\tDoubt\t0\t50\n")
@@ -293,9 +293,9 @@ def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, de
     reading the lines as the official reader's Python text mode does (universal newlines)."""
     import io
     import tempfile
-    from scorer.problems import Problems
-    from scorer.readers import newlines_as_lf, text_blocks
-    from scorer.span_store import SpanStore
+    from scorer.readers.problems import Problems
+    from scorer.readers.readers import newlines_as_lf, text_blocks
+    from scorer.machinery.span_store import SpanStore
     text = newline.join(rows)
     by_lines, line_problems = SpanStore(NLP4IF2019_FLC), Problems("f")
     flc.LAYOUT.parse_lines(io.StringIO(text, newline=None).read().split("\n"), by_lines, line_problems, lengths,
@@ -314,7 +314,7 @@ def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, de
 
 
 def test_the_items_file_holds_the_statistics_that_add_up_to_the_totals(tmp_path):
-    from scorer.report import write_items
+    from scorer.outputs.report import write_items
     result = score_case(tmp_path, "p10_split", Options())
     write_items(str(tmp_path / "items"), [result], [])
     written = json.loads((tmp_path / "items" / "flc_items.json").read_text(encoding="utf-8"))

@@ -18,7 +18,7 @@ import sys
 import pytest
 
 from conftest import nltk_data_dir, shared_path
-from scorer.nltk_tokens import PUNCTUATION, Tokenizer, _final_period, find_punkt, load_punkt, words_with_content
+from scorer.machinery.nltk_tokens import PUNCTUATION, Tokenizer, _final_period, find_punkt, load_punkt, words_with_content
 from scorer.tracks import nlu
 
 NLU = ("data", "aidea_nlu")
@@ -167,10 +167,10 @@ def test_the_answer_bound_on_real_texts(tokenizer):
 def test_hostile_answers_are_refused_before_tokenizing(tmp_path, monkeypatch):
     """``'A. ' * 33000`` (99,000 characters, under the character cap) for ten ids: nltk takes
     1.8 s per answer; the bound refuses them without tokenizing."""
-    import scorer.nltk_tokens
-    from scorer.options import Options
-    from scorer.problems import SubmissionError
-    monkeypatch.setattr(scorer.nltk_tokens, "shared_tokenizer", lambda: pytest.fail("tokenized"))
+    import scorer.machinery.nltk_tokens
+    from scorer.readers.options import Options
+    from scorer.readers.problems import SubmissionError
+    monkeypatch.setattr(scorer.machinery.nltk_tokens, "shared_tokenizer", lambda: pytest.fail("tokenized"))
     (tmp_path / "gold.csv").write_text("".join('%d,"a b","c d"\n' % i for i in range(10)), encoding="utf-8")
     (tmp_path / "sub.csv").write_text("".join('%d,"%s","c"\n' % (i, "A. " * 33000) for i in range(10)),
                                       encoding="utf-8")
@@ -185,7 +185,7 @@ def test_the_gold_is_tokenized_once_per_process(tmp_path):
     """Scoring several submissions against one gold (rank_submissions.py, each --jobs worker)
     tokenizes the gold once: the cache is keyed by the file's sha256, so a changed file is read
     again, and an unchanged copy elsewhere is not."""
-    from scorer.options import Options
+    from scorer.readers.options import Options
     nlu._GOLD_CACHE.clear()
     gold = tmp_path / "gold.csv"
     gold.write_text('1,"a b c","d e f"\n2,"x y","z"\n', encoding="utf-8")
@@ -208,8 +208,8 @@ def test_a_refused_submission_leaves_no_untokenized_gold_in_the_process_cache(tm
     against a copy of the same gold elsewhere, while the first folder is gone or holds another
     gold with as many rows: the scores are those of the gold given."""
     import shutil
-    from scorer.options import Options
-    from scorer.problems import SubmissionError
+    from scorer.readers.options import Options
+    from scorer.readers.problems import SubmissionError
     nlu._GOLD_CACHE.clear()
     gold_text = '1,"a b c","d e f"\n2,"x y","z"\n'
     good = '1,"a b","d e f"\n2,"x y","z"\n'
@@ -240,7 +240,7 @@ def test_punctuation_set_is_string_punctuation():
 
 def write_token_cache(gold_dir):
     """What the build adds beside the gold (the track's ``reference_data_extras``); the names."""
-    from scorer.registry import BY_NAME
+    from scorer.tracks.registry import BY_NAME
     extras = BY_NAME["nlu"].reference_data_extras(str(gold_dir))
     for name, data in extras.items():
         (gold_dir / name).write_bytes(data)
@@ -248,7 +248,7 @@ def write_token_cache(gold_dir):
 
 
 def _scores_and_rows(gold_dir, submission):
-    from scorer.options import Options
+    from scorer.readers.options import Options
     nlu._GOLD_CACHE.clear()  # as in a new process
     result = nlu.score(str(gold_dir / nlu.FILE_NAME), str(submission), nlu.FILE_NAME, Options(), str(gold_dir))
     return result.scores, (result.statistics.items, result.statistics.rows), result.notes

@@ -1,6 +1,6 @@
 """One packaging rule: for the ways participants really zip a submission, check_format.py,
 score_locally.py and the platform's score.py reach the same decision and print the same warnings
-(they find the files with the same code, ``scorer/submission.py``); and the kit's arguments give
+(they find the files with the same code, ``scorer/run/submission.py``); and the kit's arguments give
 one line each."""
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scorer import readers
-from scorer.problems import SubmissionError
+from scorer.readers import readers
+from scorer.readers.problems import SubmissionError
 
 _SCALAR = st.one_of(st.integers(-10 ** 19 + 1, 10 ** 19 - 1), st.floats(allow_nan=False, allow_infinity=False),
                     st.text(max_size=12), st.booleans(), st.none())
@@ -115,8 +115,8 @@ def test_only_regular_files_are_opened(tmp_path):
 
 
 def test_json_lines_where_a_list_is_expected_is_named(tmp_path):
-    from scorer.problems import SubmissionError
-    from scorer.readers import iter_json_list
+    from scorer.readers.problems import SubmissionError
+    from scorer.readers.readers import iter_json_list
     path = tmp_path / "semeval2021_t6_st1.json"
     path.write_text('{"id": "1", "labels": []}\n{"id": "2", "labels": ["Smears"]}\n', encoding="utf-8")
     with pytest.raises(SubmissionError) as error:

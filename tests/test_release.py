@@ -4,7 +4,6 @@ back, the organiser's own tracks, one competition per track, the fact sheet, cle
 from __future__ import annotations
 
 import copy
-import csv
 import io
 import json
 import os
@@ -26,10 +25,9 @@ from bundle import platforms  # noqa: E402
 from bundle.fact_sheet import answer_problems, fact_sheet_problems  # noqa: E402
 from bundle.platforms import DEFAULT_FACT_SHEET, KEYS, edition, ignored_keys, v2_config  # noqa: E402
 from bundle.rules import validate  # noqa: E402
-from scorer.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
+from scorer.tracks.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
 
 BUILD = [sys.executable, str(ROOT / "build_bundle.py")]
-MARK = "QZXJTESTMARKQZXJ"
 
 
 def load_config():
@@ -133,7 +131,7 @@ def test_every_listed_key_is_listed_by_the_build(key):
 
 
 def test_the_readme_table_is_the_key_table():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "organisers.md").read_text(encoding="utf-8")  # "Which key goes where"
     assert platforms.key_table_markdown() in readme
 
 
@@ -179,34 +177,29 @@ def test_the_checker_reads_the_fact_sheet_of_the_upload(tmp_path):
 
 # --- Test inputs held back -----------------------------------------------------------------------------
 
-def _mark_texts(folder: Path) -> None:
-    """Append MARK to every text of the gold in ``folder`` (at the end, so that every offset stays valid)."""
-    def mark(value):
-        if isinstance(value, dict):
-            return {k: (v + " " + MARK if k in ("text", "sentence") and isinstance(v, str) else mark(v))
-                    for k, v in value.items()}
-        if isinstance(value, list):
-            return [mark(item) for item in value]
-        return value
-    for path in sorted(folder.rglob("*")):
-        if path.suffix == ".json":
-            path.write_text(json.dumps(mark(json.loads(path.read_text(encoding="utf-8"))), ensure_ascii=False),
-                            encoding="utf-8")
-        elif path.suffix == ".ndjson":
-            lines = [json.dumps(mark(json.loads(line)), ensure_ascii=False)
-                     for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        elif path.suffix == ".txt" and path.name.startswith("article"):
-            path.write_text(path.read_text(encoding="utf-8") + " " + MARK, encoding="utf-8")
-        elif path.suffix == ".csv":  # nlu: the texts q and r (after their closing quote's content)
-            rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
-            for row in rows[1:]:
-                for column in (1, 2):
-                    text = row[column]
-                    row[column] = text[:-1] + " " + MARK + '"' if text.endswith('"') else text + " " + MARK
-            buffer = io.StringIO(newline="")
-            csv.writer(buffer, lineterminator="\n").writerows(rows)
-            path.write_text(buffer.getvalue(), encoding="utf-8")
+def _shingles(data: bytes, size: int = 5) -> set:
+    """Every run of ``size`` consecutive words of ``data`` (read as UTF-8, whatever its format):
+    what "a text of this file appears there" means without knowing any track's format."""
+    words = re.findall(r"\w+", data.decode("utf-8", "replace"))
+    return {" ".join(words[i:i + size]) for i in range(len(words) - size + 1)}
+
+
+def _test_only_texts(tmp_path: Path):
+    """track name -> the word runs of its Test public inputs (as its module writes them from the
+    Test gold) found in none of the Development inputs and gold nor in the scoring program (whose
+    sample-text helpers the kit ships): the Test texts."""
+    from bundle.public_data import derive_public_data
+    for split in ("dev", "test"):
+        derive_public_data(str(ROOT / "reference_data" / split), str(tmp_path / split))
+
+    def runs(folder: Path, name: str = "") -> set:
+        found = set()
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and name.split(".")[0] in str(path.relative_to(folder)) and "__pycache__" not in path.parts:
+                found |= _shingles(path.read_bytes())
+        return found
+    known = runs(tmp_path / "dev") | runs(ROOT / "reference_data" / "dev") | runs(ROOT / "scoring_program" / "scorer")
+    return {track.name: runs(tmp_path / "test", track.filename) - known for track in TRACKS}
 
 
 def _contents(data: bytes, name: str = ""):
@@ -220,34 +213,41 @@ def _contents(data: bytes, name: str = ""):
 
 @pytest.fixture(scope="module")
 def marked_build(tmp_path_factory):
+    """The default build (its Test texts: ``phase_texts``)."""
     base = tmp_path_factory.mktemp("marked")
-    shutil.copytree(ROOT / "reference_data", base / "ref")
-    _mark_texts(base / "ref" / "test")
-    process = subprocess.run(BUILD + ["--reference-data", str(base / "ref"), "--out", str(base / "dist"), "--no-check"],
-                             capture_output=True, text=True)
+    process = subprocess.run(BUILD + ["--out", str(base / "dist"), "--no-check"], capture_output=True, text=True)
     assert process.returncode == 0, process.stdout + process.stderr
     return base / "dist"
 
 
-def test_no_test_text_in_anything_participants_get_before_the_test_phase(marked_build):
-    dist = marked_build
-    mark = MARK.encode("utf-8")
+@pytest.fixture(scope="module")
+def phase_texts(tmp_path_factory):
+    return _test_only_texts(tmp_path_factory.mktemp("public"))
+
+
+@pytest.mark.registry
+def test_no_test_text_in_anything_participants_get_before_the_test_phase(marked_build, phase_texts):
+    dist, texts = marked_build, phase_texts
+    assert all(texts.values()), [name for name, found in texts.items() if not found]  # every track has Test texts
+    test_texts = set().union(*texts.values())
     seen = []
     with zipfile.ZipFile(dist / "competition_bundle.zip") as upload:
         # every entry, the later phases' reference data included: placeholders (issue 37), since the
         # Codabench that exists serves any dataset by its key to anyone
         for entry in upload.namelist():
             seen += [(path, data) for path, data in _contents(upload.read(entry), entry)]
-    gold = dist / "release_test" / "gold" / "test_reference_data.zip"
-    assert any(mark in data for _, data in _contents(gold.read_bytes()))  # (the marking worked)
+    assert (dist / "release_test" / "gold" / "test_reference_data.zip").is_file()  # held back, not dropped
     seen += list(_contents((dist / "starting_kit.zip").read_bytes(), "starting_kit.zip"))
-    leaked = [path for path, data in seen if mark in data]
+    leaked = [(path, sorted(_shingles(data) & test_texts)[:3]) for path, data in seen
+              if not path.endswith(".zip") and _shingles(data) & test_texts]
     assert not leaked
     assert len(seen) > 100
     # ... and the release the organisers attach when the Test phase opens has every Test text
-    release = list(_contents((dist / "release_test" / "test_public_data.zip").read_bytes()))
+    release = set()
+    for _, data in _contents((dist / "release_test" / "test_public_data.zip").read_bytes()):
+        release |= _shingles(data)
     for track in TRACKS:
-        assert any(track.filename.split(".")[0] in path and mark in data for path, data in release), track.name
+        assert texts[track.name] <= release, track.name
 
 
 def test_a_test_id_in_a_development_submission_gets_no_hint(tmp_path):
@@ -437,8 +437,8 @@ def test_a_competition_yaml_that_is_not_utf8_names_the_place():
 
 
 def test_another_phase_is_named_only_when_nearly_all_of_a_files_ids_are_its():
-    """The rule every track uses (scorer/records.py): a few ids of another phase are just unknown ids."""
-    from scorer.records import other_phase_line
+    """The rule every track uses (scorer/readers/records.py): a few ids of another phase are just unknown ids."""
+    from scorer.readers.records import other_phase_line
     other = {"Test": frozenset("t%d" % i for i in range(100))}
     for unknown, submitted, named in ((["t1"], 100, False), (["t%d" % i for i in range(50)], 100, False),
                                       (["t%d" % i for i in range(90)], 100, True), (["t1", "t2"], 2, True)):

@@ -79,9 +79,9 @@ def test_a_second_run_gives_the_same_bytes_and_the_checksums_verify(released, re
 
 def test_the_release_holds_what_it_says(released):
     from scorer import __version__
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
     names = set(_files(released))
-    assert "scorer/sixtracks_scorer-%s-py3-none-any.whl" % __version__ in names
+    assert "scorer/shared_task_scorer-%s-py3-none-any.whl" % __version__ in names
     assert {"cards/%s.md" % track.name for track in TRACKS} <= names
     assert {"settings/dev.json", "settings/test.json", "README.md", "CITATION.cff", ".zenodo.json",
             "results/index.html", "results/results.md", "results/flc.csv"} <= names
@@ -112,7 +112,7 @@ def test_no_gold_unless_a_phase_is_named(results, tmp_path):
     process = _run(RELEASE + ["--out", out, "--results", results / "results"])
     assert process.returncode == 0, process.stderr
     assert "gold of no phase (--gold PHASE adds one)" in process.stdout
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
     gold = set()
     for folder in ("dev", "test"):
         for track in TRACKS:
@@ -123,7 +123,7 @@ def test_no_gold_unless_a_phase_is_named(results, tmp_path):
     assert not [name for name in files if name.startswith("gold/")]
     assert not [name for name, data in files.items() if hashlib.sha256(data).hexdigest() in gold]
     readme = files["README.md"].decode("utf-8")
-    assert "sixtracks-score TRACK TEST_GOLD PREDICTION --settings settings/test.json" in readme
+    assert "shared-task-score TRACK TEST_GOLD PREDICTION --settings settings/test.json" in readme
     assert "this release does not hold it" in readme
 
 
@@ -142,7 +142,7 @@ def test_citation_cff_validates_with_cffconvert(released):
 
 def test_the_readmes_two_commands_score_on_the_test_set_with_the_tables_signature(released, results, tmp_path):
     readme = (released / "README.md").read_text(encoding="utf-8")
-    commands = re.findall(r"^    (pip install .*|sixtracks-score .*)$", readme, flags=re.M)
+    commands = re.findall(r"^    (pip install .*|shared-task-score .*)$", readme, flags=re.M)
     assert len(commands) == 2 and commands[0].startswith("pip install scorer/"), commands
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
@@ -150,7 +150,7 @@ def test_the_readmes_two_commands_score_on_the_test_set_with_the_tables_signatur
     process = subprocess.run([str(venv / "bin" / "pip")] + install[1:] + ["--no-index", "--no-deps"],
                              cwd=str(released), capture_output=True, text=True)
     assert process.returncode == 0, process.stdout + process.stderr
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
     header = (released / "results" / "flc.csv").read_text(encoding="utf-8").splitlines()[0]
     for track in TRACKS:
         score = commands[1].replace("TRACK", track.name).replace(

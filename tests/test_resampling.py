@@ -1,4 +1,4 @@
-"""Per-item statistics and resampling (the track modules, scorer/resampling.py, ranking's statistics).
+"""Per-item statistics and resampling (the track modules, scorer/outputs/resampling.py, ranking's statistics).
 
 - Over all items, each once, the aggregate of the per-item statistics equals each track's headline
   scores bit for bit (floats, the scoring program's way) and to 1e-12 (numpy arrays, the results
@@ -22,24 +22,24 @@ import numpy as np
 import pytest
 
 from baselines import write_submission
-from scorer.meme_multilabel import random_labels
+from scorer.machinery.meme_multilabel import random_labels
 from scorer.tracks.absita import frequent_aspects
 from scorer.tracks.flc import random_flc_spans
 from scorer.tracks.t6_st2 import random_spans
 from conftest import ROOT, shared_path
 from oracles import naive_span_scores, naive_st2_scores, sklearn_0232_micro_macro
-from scorer.options import Options
-from scorer.resampling import (ItemStatistics, aggregate, column_totals,
+from scorer.readers.options import Options
+from scorer.outputs.resampling import (ItemStatistics, aggregate, column_totals,
                                confidence_interval, interval_positions, nearest_rank,
                                resample_indices)
-from scorer.in_process import score_in_process
-from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
+from scorer.run.in_process import score_in_process
+from scorer.machinery.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 from scorer.tracks import absita, flc, nlu, t6_st1, t6_st2, t6_st3
 
 sys.path.insert(0, str(ROOT))
 from ranking import statistics as ranking  # noqa: E402
-from scorer.registry import BY_NAME, TRACKS  # noqa: E402
-from scorer.resampling import LEADERBOARDS  # noqa: E402
+from scorer.tracks.registry import BY_NAME, TRACKS  # noqa: E402
+from scorer.outputs.resampling import LEADERBOARDS  # noqa: E402
 
 DEV = ROOT / "reference_data" / "dev"
 PROGRAM_DIR = str(ROOT / "scoring_program")
@@ -82,7 +82,7 @@ def dev_submissions(tmp_path_factory):
 
 @pytest.mark.registry
 def test_every_track_module_has_an_aggregate_and_its_leaderboards():
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
 
     boards = {(track, key) for _, track, key, _ in LEADERBOARDS}
     for track in TRACKS:
@@ -503,7 +503,7 @@ def _toy_track(tmp_path):
     """The toy track of tests/test_adding_a_track.py, loaded as a module of scorer.tracks, through
     the contract's view; and a submission of it scored against its sample gold."""
     import importlib.util
-    from scorer.contract import Track
+    from scorer.tracks.contract import Track
 
     spec = importlib.util.spec_from_file_location("scorer.tracks.toy", str(ROOT / "tests" / "toy_track" / "toy.py"))
     module = importlib.util.module_from_spec(spec)
@@ -520,7 +520,7 @@ def _toy_track(tmp_path):
 
 
 def test_every_aggregate_computes_on_arrays_as_on_numbers(dev_submissions, tmp_path):
-    """The contract's rule (scorer/contract.py, ``aggregate``): only ``ops``' operations, so that
+    """The contract's rule (scorer/tracks/contract.py, ``aggregate``): only ``ops``' operations, so that
     numpy arrays of resamples pass through as plain numbers do. Every module's aggregate, the toy's
     included, on 30 resamples: plain totals with ScalarOps and array totals with ArrayOps agree."""
     results = [(track, result) for track, result in

@@ -17,8 +17,8 @@ import yaml
 from conftest import PROGRAM, assert_clean_failure, parse_scores_v15, run_score
 from registry_inputs import EXAMPLES, NEEDS_NLTK, ONE, ONE_SUBMITTED, STDLIB_SUBMITTED, STDLIB_TRACKS
 from registry_inputs import REF as CARD_REF, SUBMITTED as CARD_SUBMITTED
-from scorer.registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER, TRACKS
-from scorer.report import fixed_point
+from scorer.tracks.registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER, TRACKS
+from scorer.outputs.report import fixed_point
 
 TEXT = "Vote for us! The corrupt elite hates you. Make the country great again."
 ST1_GOLD = json.dumps([{"id": "1", "labels": ["Loaded Language", "Smears"], "text": TEXT},
@@ -64,8 +64,8 @@ def test_every_track_scores_and_the_outputs_follow_both_platforms_rules(tmp_path
 @pytest.mark.registry
 def test_every_scored_track_has_its_signature_in_scores_json_and_on_the_page(tmp_path):
     from scorer import __version__
-    from scorer.options import Options, apply_settings
-    from scorer.signature import track_signature
+    from scorer.readers.options import Options, apply_settings
+    from scorer.outputs.signature import track_signature
 
     run = run_score(tmp_path, CARD_REF, CARD_SUBMITTED)
     assert run.returncode == 0, run.stderr
@@ -330,13 +330,30 @@ def _modules_of_a_run(base, output):
     return set(listed[0][len("MODULES:"):].split(","))
 
 
+def _imported_by_the_track_modules():
+    """The top-level modules the registry's track modules import when they are loaded (their
+    module-level imports; those inside functions or ``if TYPE_CHECKING`` are not): a track's own
+    choice, which the contract leaves to it ("keep imports that cost start-up time inside the
+    functions"), not the scoring machinery's."""
+    import ast
+    found = {}
+    for track in TRACKS:
+        for node in ast.parse(Path(track.module_path).read_text(encoding="utf-8")).body:
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+            for name in names:
+                found.setdefault(name.split(".")[0], track.module_path)
+    return found
+
+
 @pytest.mark.registry
 def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
     run = run_score(tmp_path, CARD_REF, STDLIB_SUBMITTED)
     loaded = _modules_of_a_run(run.output.parent, "out2")
     heavy = sorted(m for m in loaded if m.split(".")[0] in ("nltk", "regex", "pandas", "numpy", "yaml"))
     assert heavy == []
-    assert "scorer.nltk_tokens" not in loaded and "string" not in loaded  # (nlu's tokenizer module: nlu only)
+    assert "scorer.machinery.nltk_tokens" not in loaded  # (nlu's tokenizer module: nlu only)
+    assert "string" not in loaded or "string" in _imported_by_the_track_modules()
 
 
 @pytest.mark.registry
@@ -347,15 +364,16 @@ def test_the_platform_run_leaves_the_resampling_machinery_alone(tmp_path):
     run = run_score(tmp_path, CARD_REF, STDLIB_SUBMITTED)
     assert run.returncode == 0, run.stderr
     loaded = _modules_of_a_run(run.output.parent, "out2")
-    assert "scorer.groups" in loaded  # (the tables by group were made)
-    assert sorted(loaded & {"scorer.resampling", "random", "fractions", "decimal", "statistics"}) == []
+    assert "scorer.outputs.groups" in loaded  # (the tables by group were made)
+    own = _imported_by_the_track_modules()  # (a track module's own module-level imports are its business)
+    assert sorted(loaded & {"scorer.outputs.resampling", "random", "fractions", "decimal", "statistics"} - set(own)) == []
 
 
 @pytest.mark.parametrize("n", [0, 1, 4096, 4097, 9000])
 def test_item_details_are_written_in_chunks_as_one_json_document(tmp_path, n):
-    from scorer.per_item import ItemStatistics
-    from scorer.report import write_items
-    from scorer.result import TrackResult
+    from scorer.machinery.per_item import ItemStatistics
+    from scorer.outputs.report import write_items
+    from scorer.readers.result import TrackResult
     rows = [[i, 0.5, 1] for i in range(n)]
     statistics = ItemStatistics("t", ["item %d" % i for i in range(n)], ["a", "b", "c"], rows)
     write_items(str(tmp_path / "items"), [TrackResult("t", "t", {}, statistics=lambda: statistics)], [])

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from scorer.meme_multilabel import majority_labels, random_labels
+from scorer.machinery.meme_multilabel import majority_labels, random_labels
 from scorer.tracks.t6_st1 import MAJORITY as MAJORITY_ST1
 from scorer.tracks.t6_st2 import random_spans
 from scorer.tracks.t6_st3 import MAJORITY as MAJORITY_ST3
 from conftest import shared_path
 from oracles import naive_st2_scores, sklearn_0232_micro_macro
-from scorer.options import Options
-from scorer.problems import SubmissionError
-from scorer.span_metric import SpanStatistics, span_track_result
-from scorer.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
+from scorer.readers.options import Options
+from scorer.readers.problems import SubmissionError
+from scorer.machinery.span_metric import SpanStatistics, span_track_result
+from scorer.machinery.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 from scorer.tracks import t6_st1, t6_st2, t6_st3
 
 T6 = ("data", "semeval2021_task6")
@@ -388,8 +388,8 @@ def _memes(valid):
 def _both_readers(monkeypatch, read):
     """(result, problem lines) of the reader with its usual 1 MiB blocks, then with 3-character
     blocks (every record and number cut across blocks)."""
-    from scorer import readers
-    from scorer.problems import Problems
+    from scorer.readers import readers
+    from scorer.readers.problems import Problems
     results = []
     for small_blocks in (False, True):
         with monkeypatch.context() as patch:
@@ -404,7 +404,7 @@ def _both_readers(monkeypatch, read):
 @given(_memes(_VALID_LABEL_MEME))
 def test_multilabel_reader_is_the_same_whatever_its_block_size(records):
     import tempfile
-    from scorer import meme_multilabel
+    from scorer.machinery import meme_multilabel
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as monkeypatch:
         path = Path(folder) / "f.json"
         path.write_text(json.dumps(records, indent=1), encoding="utf-8")

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracles import naive_merge, naive_overlap_sums
-from scorer.span_metric import SpanCounts, technique_rows
-from scorer.spans import first_overlap, merge_overlapping, overlap_sums
+from scorer.machinery.span_metric import SpanCounts, technique_rows
+from scorer.machinery.spans import first_overlap, merge_overlapping, overlap_sums
 
 
 def precision_recall_f1(counts, official_recall=False):
@@ -42,7 +42,7 @@ def test_overlap_sums_equal_the_all_pairs_definition(predicted, gold):
 @given(spans_strategy(max_size=40), spans_strategy(max_size=40))
 def test_coverage_path_equals_pairwise_path(predicted, gold):
     # Above 64 pairs the coverage table is used; both must give identical floats.
-    import scorer.spans as spans
+    import scorer.machinery.spans as spans
     fast = overlap_sums(predicted, gold)
     saved = spans._PAIRWISE_LIMIT
     try:
@@ -113,7 +113,7 @@ def test_research_note_synthetic_st2_cases():
 @given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.integers(0, 60), st.integers(1, 25)), max_size=30))
 def test_store_merge_equals_merge_per_technique(rows):
     """One sort of an article's triples gives each technique's merge_overlapping (the FLC gold)."""
-    from scorer.span_store import SpanStore
+    from scorer.machinery.span_store import SpanStore
     store = SpanStore(["a", "b", "c"])
     store.declare("1")
     for technique, start, length in rows:
@@ -126,7 +126,7 @@ def test_store_merge_equals_merge_per_technique(rows):
 @given(spans_strategy(max_size=20), spans_strategy(max_size=20))
 def test_the_sweep_over_disjoint_spans_equals_the_general_sums(predicted, gold):
     """Merged (sorted, disjoint) lists: the linear sweep gives overlap_sums' floats exactly."""
-    from scorer.spans import disjoint_overlap_sums
+    from scorer.machinery.spans import disjoint_overlap_sums
     predicted, gold = merge_overlapping(predicted), merge_overlapping(gold)
     sweep = disjoint_overlap_sums(predicted, gold)
     assert sweep == overlap_sums(predicted, gold)

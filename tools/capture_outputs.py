@@ -68,7 +68,7 @@ def run_rank(submissions: str, ref: str, target: str, resamples: int, baselines=
 def capture(out_dir: str, scale: int, resamples: int) -> None:
     from baselines import write_submission
     from bundle.public_data import derive_public_data
-    from scorer.registry import TRACKS
+    from scorer.tracks.registry import TRACKS
 
     os.makedirs(out_dir)
     with tempfile.TemporaryDirectory() as work:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the sample gold of ``reference_data/dev`` and ``reference_data/test`` (all six tracks).
+"""Writes the sample gold of ``reference_data/dev`` and ``reference_data/test`` (every track of the registry).
 
 Every text was written for this repository (nothing comes from the tasks' data); the shapes
 follow the real data: multi-label memes and memes without techniques, overlapping spans of
@@ -23,7 +23,7 @@ from typing import List
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
-from scorer.registry import TRACKS  # noqa: E402
+from scorer.tracks.registry import TRACKS  # noqa: E402
 
 SPLITS = ("dev", "test")  # one folder per phase
 

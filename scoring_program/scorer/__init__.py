@@ -1,10 +1,11 @@
 """The scoring program's package; ``score.py`` beside it is the Codalab entry point.
 
-Layers, imports only going down (README, "How the scoring program is built"): the contract
-(``score.py``, ``submission``, ``workers``, ``in_process``) -> outputs (``report``,
-``error_analysis``, ``signature``, ``resampling``) -> tracks (``registry``, ``tracks/``) -> shared
-machinery (metrics, per-item statistics, public-input and sample helpers) -> readers (``readers``,
-``records``, ``problems``, ``options``, ``result``).
+Layers, one sub-folder each, imports only going down (docs/architecture.md, "How the scoring program is built";
+``tests/test_architecture.py`` checks it): ``run/`` (``score.py`` beside this package, ``submission``,
+``workers``, ``in_process``, ``api``, ``cli``) -> ``outputs/`` (``report``, ``error_analysis``,
+``signature``, ``resampling``, ``groups``, ``blind``) -> ``tracks/`` (``contract``, ``registry`` and
+the track modules) -> ``machinery/`` (metrics, per-item statistics, public-input and sample helpers)
+-> ``readers/`` (``readers``, ``records``, ``problems``, ``options``, ``result``).
 """
 
 __version__ = "0.1.0"

@@ -13,12 +13,12 @@ Gold: a folder ``semeval2020_t11_si/`` of ``article<ID>.task-SI.labels`` files w
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, Dict, List
 
-from .. import span_metric
-from ..article_folder import ArticleFolder
-from ..options import Options
-from ..result import TrackResult
+from ..machinery import span_metric
+from ..machinery.article_folder import ArticleFolder
+from ..readers.options import Options
+from ..readers.result import TrackResult
 
 if TYPE_CHECKING:
     import random
@@ -43,6 +43,12 @@ def score(gold_path: str, submission_path: str, name: str, options: Options, ref
     return LAYOUT.score(NAME, TITLE, gold_path, submission_path, name, options, reference_dir, table=False)
 
 
+def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[str, float]:
+    """The card's ``span_metric.span_scores(gold, predicted, "merge")`` on the files' articles."""
+    scores = LAYOUT.in_memory_scores(gold_path, submission_path, name, "merge")
+    return dict(zip(KEYS, (scores["f1"], scores["precision"], scores["recall"])))
+
+
 aggregate = span_metric.aggregate
 reference_data_problem = LAYOUT.reference_data_problem
 write_public_input = LAYOUT.write_public_input
@@ -57,7 +63,7 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """Articles of random sentences, a quarter of them propaganda spans, some overlapping."""
-    from ..sample_text import first_id, sample_rng, sentence
+    from ..machinery.sample_text import first_id, sample_rng, sentence
     rng = sample_rng(seed, NAME, split)
     for n in range(20):
         article, text, spans = str(800000000 + first_id(split) * 1000 + n), "", []

@@ -14,12 +14,12 @@ import os
 import random
 from typing import Any, Dict, List, Optional
 
-from ..options import Options, other_phase_ids
-from ..per_item import ItemStatistics, ScalarOps, column_totals
-from ..problems import Problems, reading_reference
-from ..public_input import MemeList, read_json, write_json
-from ..records import check_id_sets, json_records, record_limit
-from ..result import TrackResult
+from ..readers.options import Options, other_phase_ids
+from ..machinery.per_item import ItemStatistics, ScalarOps, column_totals
+from ..readers.problems import Problems, reading_reference
+from ..machinery.public_input import MemeList, read_json, write_json
+from ..readers.records import check_id_sets, json_records, record_limit
+from ..readers.result import TrackResult
 
 NAME = "toy"
 FILE_NAME = "toy_labels.json"

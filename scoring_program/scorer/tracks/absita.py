@@ -17,12 +17,12 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Hashable, Iterator, List, Optional, Sequence, Set, Tuple
 
-from ..options import Options, other_phase_ids
-from ..per_item import ItemStatistics, ScalarOps, Totals
-from ..problems import Problems, clip, describe, reading_reference
-from ..readers import MAX_LINE_BYTES, iter_ndjson
-from ..records import check_duplicates, check_id_sets, record_limit
-from ..result import ItemView, TrackResult
+from ..readers.options import Options, other_phase_ids
+from ..machinery.per_item import ItemStatistics, ScalarOps, Totals
+from ..readers.problems import Problems, clip, describe, reading_reference
+from ..readers.readers import MAX_LINE_BYTES, iter_ndjson
+from ..readers.records import check_duplicates, check_id_sets, record_limit
+from ..readers.result import ItemView, TrackResult
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -615,7 +615,7 @@ def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Op
 # --- the public side (bundle build, starting kit): the inputs without the answers ---------------
 
 def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[str]:
-    from ..public_input import read_ndjson, write_ndjson
+    from ..machinery.public_input import read_ndjson, write_ndjson
     gold = os.path.join(gold_dir, filename)
     if not os.path.isfile(gold):
         return []
@@ -625,14 +625,14 @@ def write_public_input(gold_dir: str, public_dir: str, filename: str) -> List[st
 
 
 def public_ids(public_dir: str, filename: str) -> Optional[List[str]]:
-    from ..public_input import read_ndjson
+    from ..machinery.public_input import read_ndjson
     path = os.path.join(public_dir, filename)
     return [record[ID_FIELD] for record in read_ndjson(path)] if os.path.isfile(path) else None
 
 
 def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[str]:
     """Every review with no aspects, no polarities and the score 3."""
-    from ..public_input import read_ndjson, write_ndjson
+    from ..machinery.public_input import read_ndjson, write_ndjson
     path = os.path.join(public_dir, filename)
     if not os.path.isfile(path):
         return []
@@ -659,7 +659,7 @@ def frequent_aspects(reviews: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
 
 
 def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
-    from ..public_input import read_ndjson, write_ndjson
+    from ..machinery.public_input import read_ndjson, write_ndjson
     path = os.path.join(public_dir, filename)
     if not os.path.isfile(path):
         return []
@@ -687,8 +687,8 @@ SAMPLE_REVIEWS = 40  # per split
 
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """The sample gold of ``split``: reviews with one to three aspects, and reviews without."""
-    from ..public_input import write_ndjson
-    from ..sample_text import first_id, sample_rng
+    from ..machinery.public_input import write_ndjson
+    from ..machinery.sample_text import first_id, sample_rng
     rng = sample_rng(seed, NAME, split)
     base = first_id(split)
     reviews = []

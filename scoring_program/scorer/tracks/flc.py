@@ -16,11 +16,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
-from .. import span_metric
-from ..article_folder import ArticleFolder, sentence_spans
-from ..options import Options
-from ..result import TrackResult
-from ..techniques import NLP4IF2019_FLC
+from ..machinery import span_metric
+from ..machinery.article_folder import ArticleFolder, sentence_spans
+from ..readers.options import Options
+from ..readers.result import TrackResult
+from ..machinery.techniques import NLP4IF2019_FLC
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -50,6 +50,13 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     if collapse:
         result.notes.append("Fragments only: techniques are ignored (official -f mode).")
     return result
+
+
+def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[str, float]:
+    """The card's in-memory entry point, ``span_metric.span_scores(gold, predicted)``, on the files'
+    articles (``ArticleFolder.in_memory_scores``)."""
+    scores = LAYOUT.in_memory_scores(gold_path, submission_path, name, Options().overlapping_predictions)
+    return dict(zip(KEYS, (scores["f1"], scores["precision"], scores["recall"])))
 
 
 # The scores from the totals of the per-item statistics (a row per article: the four sums of each
@@ -116,8 +123,8 @@ SAMPLE_ARTICLES = 24  # per split
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """The sample gold of ``split``: a gold folder of articles (texts and ``.labels`` files) with
     spans of different techniques overlapping, and articles without propaganda."""
-    from ..public_input import write_text
-    from ..sample_text import first_id, sample_rng
+    from ..machinery.public_input import write_text
+    from ..machinery.sample_text import first_id, sample_rng
     rng = sample_rng(seed, NAME, split)
     target = os.path.join(folder, GOLD_FOLDER)
     base = 700000000 + first_id(split) * 1000

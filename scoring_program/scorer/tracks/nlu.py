@@ -15,12 +15,12 @@ import io
 import os
 from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from ..options import Options, other_phase_ids
-from ..per_item import ItemStatistics, ScalarOps, Totals
-from ..problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
-from ..readers import byte_chunks, file_contains, iter_csv
-from ..records import check_duplicates, check_id_sets, record_limit
-from ..result import ItemView, TrackResult
+from ..readers.options import Options, other_phase_ids
+from ..machinery.per_item import ItemStatistics, ScalarOps, Totals
+from ..readers.problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
+from ..readers.readers import byte_chunks, file_contains, iter_csv
+from ..readers.records import check_duplicates, check_id_sets, record_limit
+from ..readers.result import ItemView, TrackResult
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -366,7 +366,8 @@ TOKEN_CACHE_FORMAT = 1
 # holds them (the build copies them byte for byte), so a cache built by any other version of them
 # is stale; nothing to bump by hand. (nltk's own code is fixed by its version: import_nltk
 # refuses any other.)
-TOKEN_CODE = ("readers.py", os.path.join("tracks", "nlu.py"), "nltk_tokens.py")
+TOKEN_CODE = (os.path.join("readers", "readers.py"), os.path.join("tracks", "nlu.py"),
+              os.path.join("machinery", "nltk_tokens.py"))
 
 
 def _code_sha256() -> str:
@@ -381,7 +382,7 @@ def _code_sha256() -> str:
 
 
 def _cache_identity(gold_sha256: str) -> Dict[str, object]:
-    from ..nltk_tokens import NLTK_VERSION, PUNKT_SHA256
+    from ..machinery.nltk_tokens import NLTK_VERSION, PUNKT_SHA256
     return {"format": TOKEN_CACHE_FORMAT, "gold_sha256": gold_sha256, "nltk": NLTK_VERSION,
             "punkt_sha256": PUNKT_SHA256, "code_sha256": _code_sha256()}
 
@@ -423,7 +424,7 @@ def reference_data_extras(gold_dir: str) -> Dict[str, bytes]:
     gold_path = os.path.join(gold_dir, FILE_NAME)
     if not os.path.isfile(gold_path):
         return {}
-    from ..nltk_tokens import shared_tokenizer
+    from ..machinery.nltk_tokens import shared_tokenizer
     key = _file_sha256(gold_path, FILE_NAME)
     gold = GoldTokens.read(gold_path, FILE_NAME)
     gold.tokenize(shared_tokenizer().tokens)
@@ -538,7 +539,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     # then every row is tokenized (in file order) and its tokens counted, and the scored ones are
     # scored. A long answer within the caps is scored as given: it can only lower its own
     # LCS/union ratio.
-    from ..nltk_tokens import words_with_content  # (the tokenizer's module: loaded when nlu is scored)
+    from ..machinery.nltk_tokens import words_with_content  # (the tokenizer's module: loaded when nlu is scored)
     max_characters = CHARACTERS_PER_TOKEN * options.nlu_max_answer_tokens
     for row in submitted:
         for field, text in (("q'", row.q), ("r'", row.r)):
@@ -556,9 +557,9 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     problems.raise_if_any()
 
     by_id = {row.identifier: row for row in submitted}
-    # Imported here: listing the tracks (scorer/registry.py) must not load the tokenizer's modules.
-    from ..lcs import lcs_with_masks, token_masks
-    from ..nltk_tokens import shared_tokenizer
+    # Imported here: listing the tracks (scorer/tracks/registry.py) must not load the tokenizer's modules.
+    from ..machinery.lcs import lcs_with_masks, token_masks
+    from ..machinery.nltk_tokens import shared_tokenizer
     tokenizer = shared_tokenizer()
     gold.tokenize(tokenizer.tokens)
     remember_tokenized(gold)
@@ -643,8 +644,8 @@ def _item_view(gold_path: str, name: str, by_id: Dict[str, Row], tokenizer,
     explanation and the predicted one marked where they occur in them; then q' and r', gold and
     predicted, their tokens marked by one LCS alignment (in both, gold only, predicted only). The
     gold's texts are read again, once, on the first view (scoring keeps their token numbers)."""
-    from ..lcs import lcs_alignment, lcs_length
-    from ..result import marked_text
+    from ..machinery.lcs import lcs_alignment, lcs_length
+    from ..readers.result import marked_text
     arguments: Dict[str, Tuple[str, str]] = {}
     gold: Dict[str, List[Row]] = {}
 
@@ -815,7 +816,7 @@ def write_stand_in_gold(public_dir: str, gold_dir: str, filename: str) -> List[s
 def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
     """The organisers' raw baseline: the whole q and r as the explanation."""
     import csv
-    from ..public_input import write_text
+    from ..machinery.public_input import write_text
     rows = _test_rows(public_dir)
     if rows is None:
         return []
@@ -852,8 +853,8 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """The sample gold of ``split``: several accepted answers (sometimes repeated) per id, and the
     test input (``TEST_INPUT``: id,q,r,s), which also holds unscored ids, shuffled in."""
     import csv
-    from ..public_input import write_text
-    from ..sample_text import first_id, sample_rng
+    from ..machinery.public_input import write_text
+    from ..machinery.sample_text import first_id, sample_rng
     rng = sample_rng(seed, NAME, split)
     base = first_id(split) * 10
     inputs, gold = [], []
@@ -887,7 +888,7 @@ def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> Non
     """Gold in ``ref/`` and a submission in ``res/``; ×1 = the real test set: 2,016 ids, ~4.8
     accepted answers each; 3% adversarial 2,000-token answers."""
     import csv
-    from ..sample_text import sentence
+    from ..machinery.sample_text import sentence
     gold_rows, answers = [], []
     for i in range(2016 * scale):
         long_item = rng.random() < 0.03

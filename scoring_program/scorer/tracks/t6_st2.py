@@ -11,17 +11,17 @@ import math
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..public_input import MemeList
-from ..options import Options, other_phase_ids
-from ..problems import Problems, describe, reading_reference
-from ..readers import record_where
-from ..records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
-from .. import span_metric
-from ..result import ItemView, TrackResult
-from ..span_metric import (SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
+from ..machinery.public_input import MemeList
+from ..readers.options import Options, other_phase_ids
+from ..readers.problems import Problems, describe, reading_reference
+from ..readers.readers import record_where
+from ..readers.records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
+from ..machinery import span_metric
+from ..readers.result import ItemView, TrackResult
+from ..machinery.span_metric import (SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                            span_track_result, warn_if_past_the_text)
-from ..spans import Span
-from ..techniques import SEMEVAL2021_T6_ST1_ST2
+from ..machinery.spans import Span
+from ..machinery.techniques import SEMEVAL2021_T6_ST1_ST2
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -212,6 +212,20 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     return result
 
 
+def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[str, float]:
+    """The card's in-memory entry point, ``span_metric.span_scores(gold, predicted, merge_gold=False)``,
+    on the memes of the files as ``read_memes`` reads them."""
+    problems = Problems(name)
+    _, gold, lengths, _ = read_memes(gold_path, name, 1 << 62, problems, None, 1 << 62)
+    _, predicted, _, _ = read_memes(submission_path, name, 1 << 62, problems, lengths, 1 << 62)
+    if problems:
+        raise ValueError("; ".join(problems.lines))
+    scores = span_metric.span_scores({meme: _flat(spans) for meme, spans in gold.items()},
+                                     {meme: _flat(spans) for meme, spans in predicted.items()},
+                                     Options().overlapping_predictions, merge_gold=False)
+    return dict(zip(KEYS, (scores["f1"], scores["precision"], scores["recall"])))
+
+
 def _item_view(gold_path: str, gold: Memes, predicted: Memes) -> Callable[[str], ItemView]:
     """Local error analysis only: a meme's text (the gold file is read again, once) and spans."""
     texts: Dict[str, str] = {}
@@ -278,7 +292,7 @@ def random_spans(records: Sequence[Dict[str, Any]], techniques: Sequence[str],
 def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
     """The task's random baseline with the keep rule its comment intended (a valid submission)."""
     import os
-    from ..public_input import read_json, write_text
+    from ..machinery.public_input import read_json, write_text
     path = os.path.join(public_dir, filename)
     if not os.path.isfile(path):
         return []
@@ -292,7 +306,7 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """The sample gold of ``split``: the memes the three subtasks share, with their technique spans."""
-    from ..sample_text import write_sample_memes
+    from ..machinery.sample_text import write_sample_memes
     return write_sample_memes(folder, FILE_NAME, split, seed,
                               lambda meme: {"id": meme.id, "text": meme.text, "labels": meme.spans})
 
@@ -302,5 +316,5 @@ BENCHMARK = {"oracle": "spans"}
 
 def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
     """Gold in ``ref/`` and a submission in ``res/`` at ``scale`` × the test set (200 memes)."""
-    from ..sample_text import write_benchmark_memes
+    from ..machinery.sample_text import write_benchmark_memes
     write_benchmark_memes(input_dir, FILE_NAME, scale, rng, TECHNIQUES, spans=True)

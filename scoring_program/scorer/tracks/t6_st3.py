@@ -7,14 +7,14 @@ Metric card: ``t6_st3.md`` beside this file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, Dict, List
 
-from .. import multilabel
-from ..meme_multilabel import score_multilabel
-from ..public_input import MemeList
-from ..options import Options
-from ..result import TrackResult
-from ..techniques import SEMEVAL2021_T6_ST3
+from ..machinery import multilabel
+from ..machinery.meme_multilabel import in_memory_multilabel_scores, score_multilabel
+from ..machinery.public_input import MemeList
+from ..readers.options import Options
+from ..readers.result import TrackResult
+from ..machinery.techniques import SEMEVAL2021_T6_ST3
 
 if TYPE_CHECKING:  # annotations only: scoring never imports random (sample and benchmark data do)
     import random
@@ -37,6 +37,11 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                             gold_path, submission_path, name, options, reference_dir)
 
 
+def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[str, float]:
+    """The card's in-memory entry point, ``multilabel.multilabel_scores``, on the files' memes."""
+    return in_memory_multilabel_scores(NAME, TECHNIQUES, gold_path, submission_path, name)
+
+
 # The scores from the totals of the per-item statistics (a row per meme: tp, fp, fn per class;
 # ``multilabel``, ``meme_multilabel``).
 aggregate = multilabel.aggregate
@@ -55,7 +60,7 @@ MAJORITY = "Smears"  # the most frequent technique of the training and dev gold
 
 def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
     """The task's random baseline (``variant`` "majority": ``MAJORITY`` everywhere)."""
-    from ..meme_multilabel import write_multilabel_baseline
+    from ..machinery.meme_multilabel import write_multilabel_baseline
     return write_multilabel_baseline(public_dir, out_dir, filename, TECHNIQUES, MAJORITY, seed, variant)
 
 
@@ -65,7 +70,7 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """The sample gold of ``split``: the memes the three subtasks share, with the techniques of
     text and image."""
-    from ..sample_text import write_sample_memes
+    from ..machinery.sample_text import write_sample_memes
     return write_sample_memes(folder, FILE_NAME, split, seed, lambda meme: {
         "id": meme.id, "labels": meme.techniques + meme.image_techniques, "text": meme.text, "image": meme.image})
 
@@ -75,5 +80,5 @@ BENCHMARK = {}
 
 def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
     """Gold in ``ref/`` and a submission in ``res/`` at ``scale`` × the test set (200 memes)."""
-    from ..sample_text import write_benchmark_memes
+    from ..machinery.sample_text import write_benchmark_memes
     write_benchmark_memes(input_dir, FILE_NAME, scale, rng, TECHNIQUES, spans=False)

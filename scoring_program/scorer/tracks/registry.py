@@ -2,7 +2,7 @@
 as ``contract.py`` says; this file lists the modules and gives the rest of the program one view of
 each (``contract.Track``).
 
-Adding a track: README, "Adding a track" (the contract's docstring and the steps).
+Adding a track: docs/track-authors.md, "Adding a track" (the contract's docstring and the steps).
 """
 
 from __future__ import annotations

@@ -9,17 +9,18 @@ gives the per-meme rows (the result's ``statistics``) the same aggregate resampl
 from __future__ import annotations
 
 import json
+import os
 from operator import itemgetter
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from .multilabel import (aggregate, class_columns, class_rows, class_totals, count_classes,
                          micro_precision_recall)
-from .options import Options, other_phase_ids
+from ..readers.options import Options, other_phase_ids
 from .per_item import ItemStatistics
-from .problems import Problems, reading_reference
-from .readers import record_where
-from .records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
-from .result import ItemView, TrackResult
+from ..readers.problems import Problems, reading_reference
+from ..readers.readers import record_where
+from ..readers.records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
+from ..readers.result import ItemView, TrackResult
 
 # (id, set of labels, the labels as listed in the file) per record, in file order
 LabelSets = List[Tuple[str, FrozenSet[str], Sequence[str]]]
@@ -83,6 +84,46 @@ def _checked_labels(record, index, classes, known, problems) -> Optional[List[st
     return [label for label in labels if isinstance(label, str) and label in known]
 
 
+def label_sets(rows: Iterable[Tuple[str, str, Sequence[str]]], classes: Sequence[str], problems: Problems,
+               last_wins: bool = False) -> LabelSets:
+    """The label sets ``score_label_sets`` takes, from rows read from any container.
+
+    Parameters
+    ----------
+    rows : iterable of (place, id, labels)
+        ``place`` names the row in problem lines ("line 3"); ``labels`` as listed in the file.
+    classes : sequence of str
+        The class list: a label not in it is a problem naming the row (with "did you mean").
+    problems : Problems
+        Where the problems go (a row with one is left out).
+    last_wins : bool
+        A repeated id is a counted warning and its last copy counts (a submission read as the
+        official scorers' dicts read it); else a problem naming both rows.
+
+    Returns
+    -------
+    list of (id, frozenset of labels, labels as listed)
+
+    >>> problems = Problems("x.tsv")
+    >>> label_sets([("line 1", "7", ["A"]), ("line 2", "8", ["B", "Z"])], ["A", "B"], problems)
+    [('7', frozenset({'A'}), ('A',))]
+    >>> problems.lines
+    ["x.tsv: line 2: unknown technique 'Z'"]
+    """
+    known = frozenset(classes)
+    records: LabelSets = []
+    places: List[str] = []
+    for place, identifier, labels in rows:
+        unknown = [label for label in labels if label not in known]
+        if unknown:
+            problems.add(place, label_problem(unknown[0], classes))
+            continue
+        records.append((identifier, frozenset(labels), tuple(labels)))
+        places.append(place)
+    check_duplicates((record[0] for record in records), problems, lambda i: places[i], last_wins)
+    return records
+
+
 def score_multilabel(track: str, title: str, classes: Sequence[str],
                      gold_path: str, submission_path: str, name: str, options: Options,
                      reference_dir: str) -> TrackResult:
@@ -94,12 +135,50 @@ def score_multilabel(track: str, title: str, classes: Sequence[str],
     problems = Problems(name)
     submitted = read_label_file(submission_path, name, classes, options.max_file_bytes, problems,
                                 record_limit(len(gold)), last_wins=True)
+    texts: Dict[Any, Any] = {}
+
+    def text_of(meme: str) -> Optional[str]:  # local error analysis only: the gold file is read again, once
+        if not texts:
+            with open(gold_path, encoding="utf-8") as handle:
+                texts.update((record.get("id"), record.get("text")) for record in json.load(handle)
+                             if isinstance(record, dict))
+        text = texts.get(meme)
+        return text if isinstance(text, str) else None
+
+    return score_label_sets(track, title, classes, gold, submitted, problems,
+                            other_phase_ids(reference_dir, name), text_of)
+
+
+def score_label_sets(track: str, title: str, classes: Sequence[str], gold: LabelSets, submitted: LabelSets,
+                     problems: Problems, other_phases: Optional[Dict[str, FrozenSet[str]]] = None,
+                     text_of: Optional[Callable[[str], Optional[str]]] = None, item_noun: str = "meme",
+                     ) -> TrackResult:
+    """The multilabel result of label sets read from any container (a JSON list, TSV lines, ...):
+    micro/macro-F1 with ``zero_division=1`` over ``classes``, keys ``multilabel_keys(track)``.
+
+    Parameters
+    ----------
+    gold, submitted : list of (id, frozenset of labels, labels as listed)
+        The records in file order, as ``read_label_file`` gives them (a repeated submitted id: its
+        last copy counts); every label one of ``classes``.
+    problems : Problems
+        The submission's problems so far; the id checks add theirs, then any problem refuses it.
+    other_phases : dict, optional
+        ``options.other_phase_ids``: names predictions made for another phase's items.
+    text_of : callable, optional
+        An item's text for the local error analysis (None: the items are shown without text).
+    item_noun : str
+        What an item is, in messages and pages ("meme", "paragraph", ...).
+
+    Returns
+    -------
+    TrackResult
+    """
     # Whole-list operations (map, zip) rather than loops: this runs once per submission on every
     # record. A dict keeps the last copy of a repeated id, as the official scorer's does.
     submitted_by_id = dict(zip(map(itemgetter(0), submitted), submitted))
     gold_ids = list(map(itemgetter(0), gold))
-    check_id_sets(gold_ids, submitted_by_id, problems, "meme ids",
-                  other_phases=other_phase_ids(reference_dir, name))
+    check_id_sets(gold_ids, submitted_by_id, problems, item_noun + " ids", other_phases=other_phases)
     problems.raise_if_any()
 
     predicted = list(map(submitted_by_id.__getitem__, gold_ids))  # (id, set, listed) in gold order
@@ -111,25 +190,19 @@ def score_multilabel(track: str, title: str, classes: Sequence[str],
     headline = aggregate(ItemStatistics(track, [], [], [], classes), totals)
     micro_precision, micro_recall = micro_precision_recall(totals, classes)
 
-    def item_view(meme: str) -> ItemView:  # local error analysis only: the gold file is read again, once
-        if not texts:
-            with open(gold_path, encoding="utf-8") as handle:
-                texts.update((record.get("id"), record.get("text")) for record in json.load(handle)
-                             if isinstance(record, dict))
+    def item_view(item: str) -> ItemView:
         if not where:
             where.update((identifier, i) for i, identifier in enumerate(gold_ids))
-        index = where[meme]
-        text = texts.get(meme)
-        return ItemView(text if isinstance(text, str) else None, list(gold[index][2]), list(predicted[index][2]))
+        index = where[item]
+        return ItemView(text_of(item) if text_of else None, list(gold[index][2]), list(predicted[index][2]))
 
-    texts: Dict[Any, Any] = {}
     where: Dict[str, int] = {}
     return TrackResult(
         track=track,
         title=title,
         scores=headline,  # <track>_f1_micro, <track>_f1_macro
         details={
-            "memes": len(gold),
+            item_noun + "s": len(gold),
             "gold labels": sum(map(len, gold_sets)),
             "predicted labels": sum(map(len, predicted_sets)),
             "micro precision": micro_precision,
@@ -140,7 +213,7 @@ def score_multilabel(track: str, title: str, classes: Sequence[str],
                    "gold and predictions scores 1.0 and counts in the macro average.",
         warnings=problems.warnings,
         statistics=lambda: meme_statistics(track, classes, gold_ids, gold_sets, predicted_sets, tuple(headline)),
-        item_noun="meme",
+        item_noun=item_noun,
         item_view=item_view,
     )
 
@@ -199,3 +272,22 @@ def write_multilabel_baseline(public_dir: str, out_dir: str, filename: str, clas
     write_json(os.path.join(out_dir, filename), random_labels(records, classes, seed) if variant == "random"
                else majority_labels(records, majority))
     return [filename]
+
+
+def in_memory_multilabel_scores(track: str, classes: Sequence[str], gold_path: str, submission_path: str,
+                                file_name: str) -> Dict[str, float]:
+    """``multilabel.multilabel_scores`` (the cards' in-memory entry point) on the memes of a gold
+    and a submitted file, read by ``read_label_file``; the track's keys (``multilabel_keys``).
+    Raises ``ValueError`` with the problem lines of a file it cannot read."""
+    from .multilabel import multilabel_keys, multilabel_scores
+
+    documents = []
+    for path, name in ((gold_path, os.path.basename(gold_path)), (submission_path, file_name)):
+        problems = Problems(name)
+        records = read_label_file(path, name, classes, None, problems, last_wins=path == submission_path)
+        if problems:
+            raise ValueError("; ".join(problems.lines))
+        documents.append({identifier: list(listed) for identifier, _, listed in records})
+    scores = multilabel_scores(documents[0], documents[1], classes)
+    micro, macro = multilabel_keys(track)
+    return {micro: scores["f1_micro"], macro: scores["f1_macro"]}

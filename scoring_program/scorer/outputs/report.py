@@ -12,7 +12,7 @@ where a missing score (NULL) sorts *first* in descending order, so an absent key
 one-track entry above every entrant of the primary track. The values must be storable
 (Codabench keeps scores as decimals with 10 digits before the point).
 
-scores.json also holds ``"signature"``: track -> its signature (``scorer/signature.py``) for every
+scores.json also holds ``"signature"``: track -> its signature (``scorer/outputs/signature.py``) for every
 scored track. Codabench's worker posts the whole object and the platform stores only the keys that
 are leaderboard columns (``upload_submission_scores`` skips the others), so this non-numeric entry
 is never read as a score; no leaderboard key may be named ``signature``. scores.txt, which v1.5
@@ -27,8 +27,8 @@ import os
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
-from .result import TechniqueRow, TrackResult
+from ..tracks.registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
+from ..readers.result import TechniqueRow, TrackResult
 
 MIN_DECIMALS = 9
 NOT_ENTERED_HIGHER_IS_BETTER = -1.0  # every real score of these columns is >= 0

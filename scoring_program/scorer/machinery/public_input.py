@@ -85,3 +85,40 @@ class MemeList:
 
     def write_stand_in_gold(self, public_dir: str, gold_dir: str, filename: str) -> List[str]:
         return stand_in_json_list(public_dir, gold_dir, filename, lambda record: {"labels": []})
+
+
+class TsvTable:
+    """The public side of a track whose gold is one file of tab-separated rows, the item's id
+    columns first and its answer columns after them (SemEval-2023 Task 3's ``article_id, paragraph_id,
+    labels``): the public input keeps the id columns; an item's id is its id columns joined by
+    ``join``; the stand-in gold has the ids and empty answers. A track module binds its three
+    functions from one instance."""
+
+    def __init__(self, id_columns: int, answer_columns: int = 1, join: str = ":") -> None:
+        self.id_columns, self.answer_columns, self.join = id_columns, answer_columns, join
+
+    def _rows(self, path: str) -> List[List[str]]:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            return [line.rstrip("\r\n").split("\t") for line in handle if line.strip()]
+
+    def write_public_input(self, gold_dir: str, public_dir: str, filename: str) -> List[str]:
+        gold = os.path.join(gold_dir, filename)
+        if not os.path.isfile(gold):
+            return []
+        write_text(os.path.join(public_dir, filename),
+                   "".join("\t".join(row[:self.id_columns]) + "\n" for row in self._rows(gold)))
+        return [filename]
+
+    def public_ids(self, public_dir: str, filename: str) -> Optional[List[str]]:
+        path = os.path.join(public_dir, filename)
+        if not os.path.isfile(path):
+            return None
+        return [self.join.join(row[:self.id_columns]) for row in self._rows(path)]
+
+    def write_stand_in_gold(self, public_dir: str, gold_dir: str, filename: str) -> List[str]:
+        path = os.path.join(public_dir, filename)
+        if not os.path.isfile(path):
+            return []
+        write_text(os.path.join(gold_dir, filename), "".join(
+            "\t".join(row[:self.id_columns] + [""] * self.answer_columns) + "\n" for row in self._rows(path)))
+        return [filename]

@@ -14,11 +14,11 @@ import os
 import re
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from .options import Options, other_phase_ids
-from .problems import Problems, clip, reading_reference
-from .readers import MAX_INT_DIGITS, newlines_as_lf, read_gold_text, text_blocks
-from .records import label_problem, other_phase_line, record_limit
-from .result import ItemView, TrackResult
+from ..readers.options import Options, other_phase_ids
+from ..readers.problems import Problems, clip, reading_reference
+from ..readers.readers import MAX_INT_DIGITS, newlines_as_lf, read_gold_text, text_blocks
+from ..readers.records import label_problem, other_phase_line, record_limit
+from ..readers.result import ItemView, TrackResult
 from .span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                           span_track_result, warn_if_past_the_text)
 from .span_store import MAX_OFFSET, SpanStore
@@ -320,6 +320,22 @@ class ArticleFolder:
             return ItemView(text, _flat(gold.by_technique(article)) if article in gold else [],
                             _flat(predicted.by_technique(article)) if article in predicted else [])
         return view
+
+    def in_memory_scores(self, gold_path: str, submission_path: str, name: str,
+                         overlapping: str) -> Dict[str, float]:
+        """``span_metric.span_scores`` (the cards' in-memory entry point) on the articles of the gold
+        and the submitted file as this layout reads them. Raises ``ValueError`` with the problem
+        lines of a submission it cannot read."""
+        from .span_metric import span_scores
+
+        gold, lengths = self.read_gold(gold_path)
+        problems = Problems(name)
+        predicted = self.read_submission(submission_path, name, Options(), lengths, problems, 1 << 62)
+        if problems:
+            raise ValueError("; ".join(problems.lines))
+        return span_scores({article: _flat(gold.by_technique(article)) for article in gold.order},
+                           {article: _flat(predicted.by_technique(article)) for article in predicted.order},
+                           overlapping)
 
     def reference_data_problem(self, folder: str) -> str:
         """What the build says when a phase's gold lacks the article texts ('' when they are there):

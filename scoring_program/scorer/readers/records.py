@@ -152,3 +152,53 @@ def record_limit(gold_count: int) -> int:
     """The most records a submission may hold before it is refused unread: a generous margin
     over the phase's own count (an honest file has exactly that many)."""
     return 2 * gold_count + 1000
+
+
+def content_id(text: str) -> str:
+    """The id of an item that has none (a positional track's sentence), made from its public input:
+    the same input gives the same id in every phase, so that ``public_ids`` and ``other_phase_line``
+    can tell predictions made for another phase's inputs. ``text``: the item's input as one string
+    (e.g. its tokens joined by spaces).
+
+    >>> content_id("EU rejects German call")
+    'c:c5fdabaf4a36f08a'
+    """
+    import hashlib
+    return "c:" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def check_item_sequence(gold_inputs: Sequence[str], submitted_inputs: Sequence[str], places: Sequence[str],
+                        problems: Problems, noun: str = "sentence",
+                        other_phases: Optional[Mapping[str, AbstractSet[str]]] = None) -> None:
+    """The id check of a track whose items have no ids (positional: sentences in file order): the
+    submitted items' inputs must be the gold's, in order.
+
+    Parameters
+    ----------
+    gold_inputs, submitted_inputs : sequence of str
+        Each item's public input as one string (e.g. its tokens joined by spaces), in file order.
+    places : sequence of str
+        Where each submitted item starts ("line 12"), for the problem line.
+    problems : Problems
+        Where the problems go: first, when (nearly) all the submitted items are another phase's
+        (their ``content_id`` among ``other_phases``' ids, as ``other_phase_line`` decides), the line
+        naming that phase; then the first item that differs and the counts.
+    noun : str
+        What an item is ("sentence").
+    other_phases : mapping, optional
+        ``options.other_phase_ids`` of the track's file.
+    """
+    if list(gold_inputs) == list(submitted_inputs):
+        return
+    ours = set(map(content_id, gold_inputs))
+    unknown = [identity for identity in map(content_id, submitted_inputs) if identity not in ours]
+    other_phase = other_phase_line(unknown, other_phases, len(submitted_inputs)) if unknown else ""
+    if other_phase:
+        problems.add("", other_phase)
+    for i, (gold, submitted) in enumerate(zip(gold_inputs, submitted_inputs)):
+        if gold != submitted:
+            problems.add(places[i] if i < len(places) else "", "%s %d is not the phase's input: %s; write the public "
+                         "input's %ss in order" % (noun, i + 1, clip(submitted), noun))
+            break
+    if len(submitted_inputs) != len(gold_inputs):
+        problems.add("", "%d %ss; the phase's input has %d" % (len(submitted_inputs), noun, len(gold_inputs)))

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Tuple
 
-from .per_item import ScalarOps, column_totals
-from .registry import BY_NAME
-from .result import TrackResult
+from ..machinery.per_item import ScalarOps, column_totals
+from ..tracks.registry import BY_NAME
+from ..readers.result import TrackResult
 
 GroupRow = Tuple[str, List[Any], List[Optional[float]]]  # (group, counts, scores: None where undefined)
 

@@ -24,9 +24,9 @@ import random
 from fractions import Fraction
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .per_item import ItemStatistics, ScalarOps, Totals, column_totals, nonzero_count  # noqa: F401 (the public names)
-from .registry import BY_NAME, TRACKS
-from .result import TrackResult
+from ..machinery.per_item import ItemStatistics, ScalarOps, Totals, column_totals, nonzero_count  # noqa: F401 (the public names)
+from ..tracks.registry import BY_NAME, TRACKS
+from ..readers.result import TrackResult
 
 # The scores that get a confidence interval, a rank and significance groups: one leaderboard per
 # entry, (name, track, key, higher is better), from the track modules' LEADERBOARDS (each track's

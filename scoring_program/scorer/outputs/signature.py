@@ -12,8 +12,8 @@ outputs carry it; scores.txt does not (it holds leaderboard keys only).
 
 from __future__ import annotations
 
-from . import __version__
-from .options import Options
+from .. import __version__
+from ..readers.options import Options
 
 # How a setting is named in a signature (short, and without the track's prefix).
 SHORT_NAMES = {
@@ -29,7 +29,7 @@ def track_signature(track: str, options: Options) -> str:
     >>> track_signature("flc", Options(per_technique_recall="official")).rsplit("|", 1)[0]
     'flc|overlap:error|per_technique_recall:official|fragments_only:no'
     """
-    from .registry import BY_NAME
+    from ..tracks.registry import BY_NAME
     view = BY_NAME[track]
     options = view.options(options)  # with the track's own defaults
     parts = [track] + ["%s:%s" % (SHORT_NAMES.get(name, name), _text(getattr(options, name)))

@@ -1,5 +1,5 @@
 """Scoring one track's prediction file against a gold file or folder, with no Codalab layout: the
-installed scorer's Python API (``score``) and what its command (``scorer/cli.py``) runs.
+installed scorer's Python API (``score``) and what its command (``scorer/run/cli.py``) runs.
 
 The numbers are ``score.py``'s: the same track code, settings and refusals (``in_process.scored_files``);
 only the way the files are named differs. The gold may be
@@ -18,11 +18,11 @@ import gc
 import os
 from typing import Any, Dict, List, Optional, Tuple
 
-from .options import CONFIG_NAME, Options, apply_settings, read_settings
-from .problems import ProgramError, ReferenceDataError, SubmissionError, capped
-from .signature import track_signature
+from ..readers.options import CONFIG_NAME, Options, apply_settings, read_settings
+from ..readers.problems import ProgramError, ReferenceDataError, SubmissionError, capped
+from ..outputs.signature import track_signature
 
-PROGRAM_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROGRAM_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SIGNATURE_KEY = "signature"
 
 
@@ -50,9 +50,9 @@ class Scored:
 
 def track_named(name: str):
     """The registry's track called ``name``; a ScoringError (exit 2) listing the tracks otherwise."""
-    from .registry import BY_NAME
+    from ..tracks.registry import BY_NAME
     if name not in BY_NAME:
-        from .problems import did_you_mean
+        from ..readers.problems import did_you_mean
         raise ScoringError(["unknown track %r%s; the tracks: %s"
                             % (name, did_you_mean(name, BY_NAME), ", ".join(BY_NAME))], 2)
     return BY_NAME[name]
@@ -156,7 +156,7 @@ def score_file(track_name: str, gold_path: str, prediction_path: str, settings_f
     if error is not None:
         raise ScoringError(["%s: internal error of the scoring program (%s: %s); please report it"
                             % (track.filename, type(error).__name__, error)], 1)
-    from .report import collect_scores, leaderboard_scores
+    from ..outputs.report import collect_scores, leaderboard_scores
     # every key of the track, as scores.txt has them: a key the file did not reach (absita's ATE
     # for a file without aspects) gets the value that ranks last, as on the leaderboard
     scores = leaderboard_scores(collect_scores([result]), [track.name])
@@ -184,7 +184,7 @@ def gold_problem(track, gold: str, reference_dir: str, prediction_path: str) -> 
     gold itself given as the prediction is a perfect prediction, scored as such.)"""
     import shutil
     import tempfile
-    from .blind import not_gold
+    from ..outputs.blind import not_gold
     with tempfile.TemporaryDirectory(prefix="gold-check-") as work:
         folder = reference_dir
         if track.find_gold(reference_dir) is None or not os.path.samefile(track.find_gold(reference_dir), gold):

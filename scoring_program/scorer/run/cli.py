@@ -1,4 +1,4 @@
-"""The installed scorer's command (the wheel's console script; README, "After the task")::
+"""The installed scorer's command (the wheel's console script; docs/organisers.md, "After the task")::
 
     <command> TRACK GOLD PREDICTION [--json] [--settings FILE]
     <command> --card TRACK
@@ -19,9 +19,9 @@ import json
 import sys
 from typing import List, Optional
 
-from . import __version__
+from .. import __version__
 
-DEFAULT_NAME = "sixtracks-score"  # the console script of the wheel (bundle/wheel.py)
+DEFAULT_NAME = "shared-task-score"  # the console script of the wheel (bundle/wheel.py)
 
 
 def usage(prog: str) -> str:
@@ -96,12 +96,12 @@ def _run(argv: List[str], prog: str) -> int:
     if as_json:
         print(json.dumps(scored.as_dict(), indent=1, allow_nan=False))
         return 0
-    from .report import fixed_point
+    from ..outputs.report import fixed_point
     for key, value in scored.scores.items():
         print("%s: %s" % (key, fixed_point(value)))
     print("signature: %s" % scored.signature)
     return 0
 
 
-if __name__ == "__main__":  # python3 -m scorer.cli, in the scoring program's folder
+if __name__ == "__main__":  # python3 -m scorer.run.cli, in the scoring program's folder
     sys.exit(main())

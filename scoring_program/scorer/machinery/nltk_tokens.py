@@ -24,11 +24,11 @@ import sys
 import types
 from typing import Callable, Dict, List, Optional
 
-from .problems import ProgramError
+from ..readers.problems import ProgramError
 
 
 NLTK_VERSION = "3.7"
-PROGRAM_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROGRAM_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VENDOR_DIR = os.path.join(PROGRAM_DIR, "vendor")
 PUNKT_FILE = os.path.join("tokenizers", "punkt", "PY3", "english.pickle")  # what nltk 3.7 loads
 PUNKT_SHA256 = "5cad3758596392364e3be9803dbd7ebeda384b68937b488a01365f5551bb942c"

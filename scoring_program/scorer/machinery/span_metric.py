@@ -15,7 +15,7 @@ from operator import itemgetter, sub
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .per_item import ItemStatistics, ScalarOps, Totals
-from .result import TechniqueRow, TrackResult
+from ..readers.result import TechniqueRow, TrackResult
 from .spans import Span, disjoint_overlap_sums, first_overlap_in_sorted, merge_overlapping, overlap_sums
 
 

@@ -149,12 +149,28 @@ def fail(filename: str, where: str, what: str) -> SubmissionError:
 
 
 def capped(lines: Sequence[str], limit: int = MAX_REPORTED, more: int = 0, stopped: bool = False) -> List[str]:
-    """The first ``limit`` lines, then one line counting the rest and the ``more`` not kept."""
-    lines = list(lines)
-    rest = max(0, len(lines) - limit) + more
+    """The first ``limit`` lines and, past them, the first line of each file not named yet (lines
+    start ``<file>: ``; a submission refused in many files names each, with its first problem:
+    the number of files is bounded by the registry's), in order; then one line counting the rest
+    and the ``more`` not kept.
+
+    >>> capped(["a.json: 1", "a.json: 2", "a.json: 3", "b.tsv: 1", "b.tsv: 2"], limit=2)
+    ['a.json: 1', 'a.json: 2', 'b.tsv: 1', '... and 2 more problems']
+    """
+    kept: List[str] = []
+    named = set()
+    dropped = 0
+    for line in lines:
+        name = line.split(": ", 1)[0]
+        if len(kept) < limit or name not in named:
+            kept.append(line)
+        else:
+            dropped += 1
+        named.add(name)
+    rest = dropped + more
     if not rest:
-        return lines
-    return lines[:limit] + ["... and %d more problem%s%s" % (
+        return kept
+    return kept + ["... and %d more problem%s%s" % (
         rest, "" if rest == 1 else "s", " (checking stopped there)" if stopped else "")]
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import AbstractSet, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from .per_item import ItemStatistics, ScalarOps, Totals
-from .result import TechniqueRow
+from ..readers.result import TechniqueRow
 
 KINDS = ("tp", "fp", "fn")  # the per-class columns, "<kind>|<class>"
 

@@ -16,7 +16,7 @@ import re
 import stat
 from typing import Dict, List, Sequence, Tuple
 
-from .problems import SubmissionError
+from ..readers.problems import SubmissionError
 
 JUNK_NAMES = frozenset({"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini", ".ipynb_checkpoints",
                         "metadata"})  # v1.5 writes res/metadata after a prediction step
@@ -41,7 +41,7 @@ class Submission:
 
 def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
     """The submitted file of each track of this phase; ``tracks`` are the phase's tracks."""
-    from .registry import BY_FILE
+    from ..tracks.registry import BY_FILE
 
     expected = [track.filename for track in tracks]
     submission = Submission()
@@ -80,7 +80,7 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
                     submission.notices.append("%s/%s: ignored; put %s at the top level of the zip"
                                               % (shown, inner, inner))
         else:
-            guess = _guess(name, expected)
+            guess = _guess(name, expected)  # by the registry's names only: never a README.txt for a *.txt track
             submission.ignored.append(shown)
             submission.notices.append("%s: ignored (not a file name of this competition)%s"
                                       % (shown, "; " + guess if guess else ""))
@@ -91,7 +91,7 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
         raise SubmissionError(problems)
     if not submission.files:
         found = ", ".join(safe_name(name) for name in entries[:10]) if entries else "nothing"
-        hints = [_guess(name, expected) for name in entries[:100] if name not in BY_FILE]
+        hints = [_guess(name, expected, by_extension=True) for name in entries[:100] if name not in BY_FILE]
         hints = [hint for hint in hints if hint]
         raise SubmissionError(["res/: no file of this phase was found (found: %s); expected one or "
                                "more of: %s" % (found, ", ".join(expected))] + ["res/: " + h for h in hints])
@@ -102,7 +102,7 @@ def submission_folder(res_dir: str) -> Tuple[str, List[str]]:
     """The folder that holds the submitted files: ``res_dir``, or the one folder it wraps them in
     (zipped the folder instead of its contents; descended while there is nothing else), and the
     notice saying so."""
-    from .registry import BY_FILE
+    from ..tracks.registry import BY_FILE
 
     base, notices = res_dir, []
     entries = _visible(base)
@@ -165,8 +165,12 @@ def _not_regular(path: str) -> str:
 _SUBTASK = re.compile(r"(?:task|st|subtask)[ _-]?([123])", re.IGNORECASE)
 
 
-def _guess(name: str, expected: Sequence[str]) -> str:
-    """``found task2.json; expected semeval2021_t6_st2.json`` when a guess is reasonable."""
+def _guess(name: str, expected: Sequence[str], by_extension: bool = False) -> str:
+    """``found task2.json; expected semeval2021_t6_st2.json`` when the name is near a file name of the
+    registry (a subtask number, a close spelling). A file is meant for a track only by its name:
+    ``check_format.py`` fails on such a guess, and a ``README.txt`` beside the files is no misnamed
+    file of a track whose file is ``*.txt``. ``by_extension`` (a submission with no file of this phase
+    at all, refused anyway): else the expected names with the same extension, as a hint."""
     stem, extension = os.path.splitext(name.lower())
     same_extension = [e for e in expected if e.endswith(extension)] if extension else []
     match = _SUBTASK.search(stem)
@@ -179,6 +183,6 @@ def _guess(name: str, expected: Sequence[str]) -> str:
     close = difflib.get_close_matches(name.lower(), expected, n=1, cutoff=0.5) if len(name) < 100 else []
     if close:
         return "found %s; expected %s" % (safe_name(name), close[0])
-    if len(same_extension) == 1:
-        return "found %s; expected %s" % (safe_name(name), same_extension[0])
+    if by_extension and same_extension:
+        return "found %s; expected %s" % (safe_name(name), " or ".join(same_extension))
     return ""

@@ -17,10 +17,10 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .problems import clip
-from .registry import BY_NAME
+from ..readers.problems import clip
+from ..tracks.registry import BY_NAME
 from .report import _STYLE, _escape
-from .result import ItemView, TrackResult
+from ..readers.result import ItemView, TrackResult
 
 FILE_NAME = "error_analysis.html"
 MAX_ITEMS = 20
@@ -120,13 +120,10 @@ def render_error_analysis(results: Sequence[TrackResult]) -> str:
              'behind the scores.</p>' % MAX_ITEMS,
              '<p class="legend">Highlights: <mark class="g">gold only</mark> <mark class="p">predicted only</mark> '
              '<mark class="b">both, same technique</mark> <mark class="x">both, other techniques</mark>; hover a '
-             'highlight for its techniques. nlu and absita: <mark class="b">in both</mark> <mark class="g">gold '
-             'only (missed)</mark> <mark class="p">predicted only (false)</mark> <mark class="h">partial '
-             'match</mark>.</p>']
-    shown = [result for result in results if result.item_view is not None]
-    if not shown:
-        parts.append('<p class="note">No track of this run has an item view.</p>')
-    for result in shown:
+             'highlight for its techniques. Tracks with marked texts of their own: <mark class="b">in both</mark> '
+             '<mark class="g">gold only (missed)</mark> <mark class="p">predicted only (false)</mark> '
+             '<mark class="h">partial match</mark>.</p>']
+    for result in results:
         parts.extend(_track_section(result))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
@@ -148,6 +145,14 @@ def _track_section(result: TrackResult) -> List[str]:
     worst = worst_items(result)
     if not worst:
         parts.append('<p class="note">No item has an error.</p>')
+    if result.item_view is None:  # the module gives no view of an item: the items by id only, and why
+        parts.append('<p class="note">Track %s gives no view of an item (its result has no <code>item_view</code>: '
+                     'scorer/tracks/contract.py, <code>score</code>): its worst items by id only.</p>' % e(result.track))
+        if worst:
+            parts.append("<table><tr><th>item</th><th>error</th></tr>%s</table>" % "".join(
+                "<tr><td>%s</td><td>%s</td></tr>" % (e(clip(item)), ("%.4f" % error).rstrip("0").rstrip("."))
+                for item, error in worst))
+        return parts
     for item, error in worst:
         view: ItemView = result.item_view(item)
         parts.append('<h3>%s %s: error %s</h3>' % ("item", e(clip(item)), ("%.4f" % error).rstrip("0").rstrip(".")))

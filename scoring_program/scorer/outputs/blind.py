@@ -36,8 +36,8 @@ import shutil
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .options import CONFIG_NAME, OTHER_PHASES
-from .problems import ReferenceDataError
+from ..readers.options import CONFIG_NAME, OTHER_PHASES
+from ..readers.problems import ReferenceDataError
 
 # What the page and stdout say instead of scores.
 BLIND_LINE = ("blind phase: the submission was read and checked; its scores are not shown in this phase "
@@ -50,7 +50,7 @@ def stand_in_reference(reference_dir: str, work_dir: str) -> Tuple[str, Dict[str
     answers; and the phase's ``scoring_config.json`` and ``other_phases.json``. Returns its path and
     each track's number of public items (None: the track cannot count them). A track whose public
     inputs cannot be derived is a ``ReferenceDataError`` naming the track."""
-    from .registry import TRACKS
+    from ..tracks.registry import TRACKS
     public = os.path.join(work_dir, "public")
     target = os.path.join(work_dir, "ref")
     os.makedirs(public, exist_ok=True)
@@ -150,7 +150,7 @@ def not_gold(reference_dir: str, work_dir: str, tracks: Optional[Sequence] = Non
     no gold: a blind phase's stand-in (no answers), or the phase's public inputs
     (``is_public_input``). What the organisers' tools and the installed scorer refuse to score
     against, whatever the folder's settings say."""
-    from .registry import TRACKS
+    from ..tracks.registry import TRACKS
     found: List[Tuple[object, str]] = []
     for track in TRACKS if tracks is None else tracks:
         if track.find_gold(reference_dir) is None:
@@ -180,7 +180,7 @@ def render_blind_html(received: Sequence[tuple], problems: Sequence[str], not_en
     """The page of a blind phase. ``received``: (track name, file name, bytes, items of the phase's
     public input, item noun, warnings) for each file read and checked without a problem; nothing
     on it comes from the gold."""
-    from .registry import BY_NAME
+    from ..tracks.registry import BY_NAME
     from .report import _STYLE, _escape as e
     parts: List[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -223,12 +223,12 @@ def render_blind_html(received: Sequence[tuple], problems: Sequence[str], not_en
 
 def finish_blind(outcome) -> int:
     """``score.Outcome.finish`` for a blind phase: the same files, streams and exit status, no score."""
-    from .problems import capped
+    from ..readers.problems import capped
     from .report import write_scores
     shown = capped(outcome.problems, more=outcome.hidden, stopped=outcome.stopped)
     write_scores(outcome.output_dir, blind_scores(outcome.phase_tracks), {})
     not_entered = [name for name in outcome.phase_tracks if name not in outcome.submitted]
-    from .registry import BY_NAME
+    from ..tracks.registry import BY_NAME
     received = [(result.track, BY_NAME[result.track].filename, _size(outcome.files.get(BY_NAME[result.track].filename, "")),
                  outcome.items.get(result.track), result.item_noun, list(result.warnings)) for result in outcome.results]
     with open(os.path.join(outcome.output_dir, "detailed_results.html"), "w", encoding="utf-8",

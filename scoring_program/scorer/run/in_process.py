@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
-from .result import TrackResult, unstorable_scores
+from ..readers.result import TrackResult, unstorable_scores
 
 
 class ReferenceDataProblem(Exception):
@@ -18,7 +18,7 @@ class ReferenceDataProblem(Exception):
 
 def phase_tracks(reference_dir: str) -> List[Tuple[object, str]]:
     """(track, gold path) of every track whose gold is in ``reference_dir``, in registry order."""
-    from .registry import TRACKS
+    from ..tracks.registry import TRACKS
     found = [(track, track.find_gold(reference_dir)) for track in TRACKS]
     return [(track, gold) for track, gold in found if gold is not None]
 
@@ -31,7 +31,7 @@ def scored_files(tracks: List[Tuple[object, str]], files: Dict[str, str], option
     score the platforms cannot store), ``ReferenceDataError``, ``ProgramError`` (the program as
     installed cannot), any other exception (a bug of ours: its traceback is on it). ``before(track)``
     is called before each file is scored."""
-    from .problems import SubmissionError
+    from ..readers.problems import SubmissionError
     for track, gold_path in tracks:
         submitted = files.get(track.filename)
         if submitted is None:
@@ -60,8 +60,8 @@ def score_in_process(reference_dir: str, res_dir: str, program_dir: str
     problem lines of the submission as a whole). ``program_dir`` holds ``scoring_config.json``.
     A fault of the scoring program on one file is that file's problem line, as in ``score.py``.
     """
-    from .options import load_options
-    from .problems import ProgramError, ReferenceDataError, SubmissionError
+    from ..readers.options import load_options
+    from ..readers.problems import ProgramError, ReferenceDataError, SubmissionError
     from .submission import locate_submission
 
     try:

@@ -13,12 +13,19 @@ NAME : str, required
 TITLE : str, required
     One line: the task and what is predicted.
 FILE_NAME : str, required
-    The submission file in ``res/`` (a zip's top level or one folder down).
+    The submission file in ``res/`` (a zip's top level or one folder down). Files are recognised by
+    these names only, never by their extension: ``score.py``, ``check_format.py`` and
+    ``score_locally.py`` share ``submission.locate_submission``, which ignores any other file (a
+    ``README.txt`` beside a ``*.txt`` track's file) and calls a file meant for a track only when its
+    name is near the track's (``found task2.json; expected ..._st2.json``).
 GOLD_NAMES : tuple of str, required
     What the track reads in ``ref/``: the first that exists (a file or a folder).
 KEYS : tuple of str, required
     Its leaderboard keys, primary first. ``competition.yaml`` gives their labels, order and
-    precision; the build refuses a key without a column or a column without a key.
+    precision; the build refuses a key without a column or a column without a key. The scale: a
+    score is a fraction in [0, 1] (an F1 of 0.5, never 50), except a key of ``LOWER_IS_BETTER``,
+    an error >= 0 in the task's own unit (absita's RMSE). The paper's LaTeX table of a board shows
+    two other keys of its track beside its own; results.md and the CSV show them all.
 LOWER_IS_BETTER : frozenset of str, default empty
     The keys ranked ascending (``sort: asc`` in ``competition.yaml``).
 LEADERBOARDS : tuple of (name, key), required
@@ -69,7 +76,14 @@ score(gold_path, submission_path, file_name, options, reference_dir) -> TrackRes
     The result's score keys must be among the track's ``KEYS`` (a track may leave out the keys of
     what was not submitted, as absita's subtasks): a key that is not, or no key at all, is one
     ``ContractError`` naming the module and both sets of keys (the file is then not scored; never
-    -1 and exit 0).
+    -1 and exit 0). ``result.item_view`` (item id -> ``result.ItemView``: the item's gold and
+    predictions, or marked texts) is what the local error analysis (``score.py --items``) shows of
+    the worst items; a result without one has its worst items listed by id, with a note naming
+    the track. A submission made for another phase's inputs is named as such by its first problem
+    line (``records.other_phase_line`` with ``options.other_phase_ids``, as ``records.check_id_sets``
+    does); a track whose items have no ids (positional: sentences in file order) checks them with
+    ``records.check_item_sequence``, which compares the ``records.content_id`` of each submitted
+    item's public input with those of ``public_ids``.
 aggregate(statistics, totals, ops, key=None) -> dict, required
     The scores from the column totals of any selection of items. It computes only with the
     operations of ``ops`` (``ops.divide``, ``ops.where``, ``ops.sqrt``, ``ops.mean``) and with
@@ -79,9 +93,11 @@ aggregate(statistics, totals, ops, key=None) -> dict, required
 write_public_input(gold_dir, public_dir, filename) -> list of str, required
     The phase's inputs without the answers (what the build publishes); the names written.
 public_ids(public_dir, filename) -> list of str or None, required
-    The ids of those inputs (None: the track has no public input there).
+    The ids of those inputs (None: the track has no public input there); a track without ids gives
+    each item's ``records.content_id`` (a digest of its public input, e.g. a sentence's tokens).
 write_stand_in_gold(public_dir, gold_dir, filename) -> list of str, required
-    A gold with the public inputs' ids and no answers, for ``check_format.py``.
+    A gold with the public inputs' ids and no answers, for ``check_format.py``. ``gold_dir`` may not
+    exist yet: ``Track`` creates it before the call.
 write_baseline(public_dir, out_dir, filename, seed=42, variant="random") -> list of str, required
     The starting kit's baseline submission from the public inputs.
 write_sample_gold(folder, split, seed) -> list of str, required
@@ -100,6 +116,11 @@ is_public_input(folder) -> bool, default: never
 reference_data_extras(gold_dir) -> dict of name -> bytes, default: none
     Files the build adds to a phase's reference data beside the gold, made from it (nlu: the
     gold's tokens, so that a platform run does not tokenize the gold); never read from ``res/``.
+in_memory_scores(gold_path, submission_path, file_name) -> dict or None, default: none
+    The scores of the in-memory entry point the metric card names for a notebook (e.g.
+    ``span_metric.span_scores``, ``multilabel.multilabel_scores``), on the documents the track's
+    own readers read from the files: the card's worked example must give its printed numbers this
+    way too (``tests/test_metric_cards.py``). None: the card names no in-memory entry point.
 
 Shared aggregates
 -----------------
@@ -121,7 +142,7 @@ import os
 from types import ModuleType
 from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
 
-from .options import Options
+from ..readers.options import Options
 
 REQUIRED = object()  # the default of a declaration every module must make
 
@@ -140,6 +161,10 @@ def _no_item_error(totals: Dict[str, Any]) -> None:
 
 def _no_extras(gold_dir: str) -> Dict[str, bytes]:
     return {}
+
+
+def _no_in_memory_scores(gold_path: str, submission_path: str, file_name: str) -> None:
+    return None
 
 
 class Declaration:
@@ -185,6 +210,7 @@ DECLARATIONS: Tuple[Declaration, ...] = (
     Declaration("item_error", "item_error", FUNCTION, _no_item_error),
     Declaration("is_public_input", "is_public_input", FUNCTION, _never_public_input),
     Declaration("reference_data_extras", "reference_data_extras", FUNCTION, _no_extras),
+    Declaration("in_memory_scores", "in_memory_scores", FUNCTION, _no_in_memory_scores),
 )
 
 
@@ -225,16 +251,17 @@ class Track:
     item_error: Callable[[Dict[str, Any]], Optional[float]]
     is_public_input: Callable[[str], bool]
     reference_data_extras: Callable[[str], Dict[str, bytes]]
+    in_memory_scores: Callable[[str, str, str], Optional[Dict[str, float]]]
 
     def __init__(self, module: ModuleType) -> None:
         where = module.__name__.rsplit(".", 1)[-1]
         for declaration in DECLARATIONS:
             value = getattr(module, declaration.name, declaration.default)
             if value is REQUIRED:
-                raise ContractError("track module %s: missing the required declaration %s (scorer/contract.py)"
+                raise ContractError("track module %s: missing the required declaration %s (scorer/tracks/contract.py)"
                                     % (where, declaration.name))
             if not (callable(value) if declaration.types == FUNCTION else isinstance(value, declaration.types)):
-                raise ContractError("track module %s: %s is a %s, not what scorer/contract.py declares"
+                raise ContractError("track module %s: %s is a %s, not what scorer/tracks/contract.py declares"
                                     % (where, declaration.name, type(value).__name__))
             if declaration.convert is not None:
                 value = declaration.convert(value)
@@ -247,6 +274,7 @@ class Track:
                                 % (where, ", ".join(unknown)))
         self.module_name = where
         self.score = self._checked(self.score)
+        self.write_stand_in_gold = self._into_new_folder(self.write_stand_in_gold)
         self.card_path = os.path.splitext(module.__file__)[0] + ".md"
         self.module_path = module.__file__
 
@@ -271,11 +299,20 @@ class Track:
             result = score(gold_path, submission_path, file_name, self.options(options), reference_dir)
             if not result.scores or not set(result.scores) <= set(self.keys):
                 raise ContractError("track module %s: its scores' keys (%s) are not among its KEYS (%s); give the "
-                                    "track the keys its aggregate names (scorer/contract.py, \"Shared aggregates\")"
+                                    "track the keys its aggregate names (scorer/tracks/contract.py, \"Shared aggregates\")"
                                     % (self.module_name, ", ".join(sorted(result.scores)), ", ".join(self.keys)))
             return result
         checked_score.__doc__ = score.__doc__
         return checked_score
+
+    @staticmethod
+    def _into_new_folder(write: Callable) -> Callable:
+        """The module's ``write_stand_in_gold``, its ``gold_dir`` created first (with its parents)."""
+        def write_into(public_dir: str, gold_dir: str, filename: str) -> Any:
+            os.makedirs(gold_dir, exist_ok=True)
+            return write(public_dir, gold_dir, filename)
+        write_into.__doc__ = write.__doc__
+        return write_into
 
     def find_gold(self, reference_dir: str) -> Optional[str]:
         """The track's gold in a phase's reference data.

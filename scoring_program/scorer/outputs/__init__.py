@@ -1,0 +1,3 @@
+"""What a run writes: ``scores.txt``, ``scores.json``, the detailed results page and its tables by
+group, local error analysis, signatures, resampled intervals, a blind phase's outputs. Asks the
+registry (``tracks``); imports only tracks, machinery and readers."""
