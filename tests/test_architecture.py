@@ -26,6 +26,7 @@ MODULE_LAYER = {
     "score": "contract", "submission": "contract", "workers": "contract", "in_process": "contract", "api": "contract",
     "cli": "contract",
     "report": "outputs", "error_analysis": "outputs", "signature": "outputs", "resampling": "outputs", "groups": "outputs",
+    "fast_intervals": "outputs",
     "blind": "outputs",
     "registry": "tracks", "contract": "tracks",
     "span_metric": "shared", "spans": "shared", "span_store": "shared", "multilabel": "shared",
