@@ -12,8 +12,6 @@ from __future__ import annotations
 import csv
 import shutil
 
-import pytest
-
 from conftest import ROOT, shared_path
 from scorer.in_process import score_in_process
 from scorer.nltk_tokens import shared_tokenizer

@@ -900,7 +900,6 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
         identifier = str(base + 3 * n)
         _, q, r = SAMPLE_TOPICS[n % len(SAMPLE_TOPICS)]
         inputs.append((identifier, q, r, "AGREE" if n % 4 == 0 else "DISAGREE"))
-        inputs.append((str(i), '"%s"' % q, '"%s"' % r, "AGREE" if i % 2 else "DISAGREE"))
         q_words, r_words = q.split(), r.split()
         for _ in range(rng.randint(1, 4)):
             qa = rng.randint(0, len(q_words) // 2)
