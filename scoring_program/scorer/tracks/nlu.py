@@ -563,8 +563,9 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     # LCS/union ratio.
     from ..nltk_tokens import words_with_content  # (the tokenizer's module: loaded when nlu is scored)
     max_characters = CHARACTERS_PER_TOKEN * options.nlu_max_answer_tokens
-    # A text of at most 2 x max tokens characters has at most max tokens words (a word and the
-    # whitespace after it take two characters): the word bound is counted only where it can trip.
+    # The word bound is counted only where it can trip: it counts some of the text's
+    # whitespace-separated pieces, and a text of at most 2 x max tokens characters has at most max
+    # tokens pieces (a piece and the whitespace after it take two characters).
     max_untripped = 2 * options.nlu_max_answer_tokens
     for row in submitted:
         for field, text in (("q'", row.q), ("r'", row.r)):
@@ -574,6 +575,8 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
                 problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
                              "the answer has %d characters; at most %d are accepted"
                              % (len(text), max_characters))
+                continue
+            if len(text.split()) <= options.nlu_max_answer_tokens:
                 continue
             words = words_with_content(text)
             if words > options.nlu_max_answer_tokens:
