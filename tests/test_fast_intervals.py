@@ -132,3 +132,27 @@ def test_packed_and_float_sums_equal_column_totals():
         expected = column_totals(statistics, indices)
         assert found == expected
         assert [type(found[c]) for c in "abcef"] == [type(expected[c]) for c in "abcef"]
+
+
+def test_exact_float_sums_are_the_correctly_rounded_sums():
+    """The pooled form's float columns: summed exactly and rounded once (Fraction is the oracle)."""
+    from fractions import Fraction
+    rng = random.Random(8)
+    rows = [(rng.random() * rng.choice([1, 3, 1e-9]), rng.randrange(4), rng.choice([0.0, 0.5, 1 / 3]))
+            for _ in range(250)]
+    statistics = ItemStatistics("t6_st2", [str(i) for i in range(250)], ["p", "n", "q"], rows)
+    sums = ResampleSums(statistics, statistics.columns, exact_floats=True)
+    for indices in resample_indices(250, 40, 2):
+        found = sums.totals(indices)
+        for j, column in enumerate(("p", "n", "q")):
+            exact = sum((Fraction(rows[i][j]) for i in indices), Fraction(0))
+            assert found[column] == (float(exact) if column != "n" else int(exact)), column
+            assert type(found[column]) is (int if column == "n" else float)
+
+
+def test_tracks_with_as_many_items_share_their_draws():
+    from scorer import fast_intervals
+    first = fast_intervals._shared_draws(200, 50, 0)
+    assert fast_intervals._shared_draws(200, 50, 0) is first
+    assert first == resample_indices(200, 50, 0)
+    assert fast_intervals._shared_draws(201, 50, 0) == resample_indices(201, 50, 0)

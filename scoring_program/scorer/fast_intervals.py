@@ -13,20 +13,25 @@ Three reductions of the per-item statistics, each exact or documented:
   Integer sums are exact in any order: bit-identical.
 - **Pooled techniques** for the track's ``POOLED_KEYS`` (micro-F1, span P/R/F1: they read only the
   sums over the techniques), as ``rank_submissions.py`` pools them (``ranking.statistics.pool_labels``):
-  each item's per-technique statistics summed in the track's technique order, then the resample's
-  sum over its items. For integer counts (t6_st1 and t6_st3 micro-F1) that is the same integers:
-  bit-identical. For the span tracks' float sums (precision and recall sums of partial overlaps:
-  t6_st2, flc) the additions are grouped per item first instead of per technique first: an interval
-  end may differ from the per-technique order in the last bit (the tracks' cards say so). Both
-  orders are exact to 1e-12 (``tests/test_fast_intervals.py``).
+  each item's per-technique statistics summed, then the resample's sum over its items. For integer
+  counts (t6_st1 and t6_st3 micro-F1) that is the same integers: bit-identical. The span tracks'
+  float sums (precision and recall sums of partial overlaps: t6_st2, flc) are summed exactly (each
+  float is an integer multiple of a power of two: packed as those integers with the counts) and
+  rounded once, where the plain definition adds them per technique, item after item, rounding at
+  every step: an interval end may differ from it in the last bit (the tracks' cards say so; to
+  1e-12, ``tests/test_fast_intervals.py``).
 
 Float columns that are not pooled (nlu's ``q_plus_r``, absita's squared errors) are added one item
 at a time in the resample's order, as ``per_item.column_totals`` adds them: bit-identical.
-Standard library only.
+
+The draws of the resamples depend only on the number of items (and the count and seed): tracks
+with as many items (SemEval-2021 Task 6's subtasks on one set of memes) share one set of draws in a
+process (``_shared_draws``). Standard library only.
 """
 
 from __future__ import annotations
 
+import math
 import operator
 import random
 from fractions import Fraction
@@ -147,33 +152,47 @@ class ResampleSums:
     Every other column of ``statistics`` gets its total over all items once (a constant).
     """
 
-    def __init__(self, statistics: ItemStatistics, columns: Sequence[str]) -> None:
+    def __init__(self, statistics: ItemStatistics, columns: Sequence[str], exact_floats: bool = False) -> None:
+        """``exact_floats``: float columns of finite nonnegative values are summed exactly, as
+        integers of their binary fractions packed with the integer columns, and rounded once."""
         self.statistics = statistics
         rows = statistics.rows
         position = {column: i for i, column in enumerate(statistics.columns)}
         self.base = column_totals(statistics)  # every column's total: the constants
-        self.packed_fields: List[Tuple[str, int, int]] = []  # (column, shift, mask)
+        self.packed_fields: List[Tuple[str, int, int, Optional[int]]] = []  # (column, shift, mask, float scale bits)
         self.float_columns: List[Tuple[str, List[Any]]] = []
         shift = 0
-        packed_positions = []
+        packed_columns = []  # each packed column's nonnegative integers, one per item
         for column in columns:
             values = [row[position[column]] for row in rows]
+            scale: Optional[int] = None  # an integer column
             if all(type(value) is int and value >= 0 for value in values):  # noqa: E721 (not bool, not float)
-                width = (max(values, default=0) * len(rows)).bit_length() + 1
-                self.packed_fields.append((column, shift, (1 << width) - 1))
-                packed_positions.append((position[column], shift))
-                shift += width
+                integers = values
+            elif exact_floats and all(type(value) is float and 0.0 <= value < math.inf for value in values):
+                ratios = [value.as_integer_ratio() for value in values]  # denominators: powers of two
+                scale = max(denominator.bit_length() - 1 for _, denominator in ratios) if ratios else 0
+                integers = [numerator << (scale - denominator.bit_length() + 1) for numerator, denominator in ratios]
             else:
                 self.float_columns.append((column, values))
-        self.packed = [sum(row[p] << s for p, s in packed_positions) for row in rows] if packed_positions else None
+                continue
+            width = (max(integers, default=0) * len(rows)).bit_length() + 1
+            self.packed_fields.append((column, shift, (1 << width) - 1, scale))
+            packed_columns.append((integers, shift))
+            shift += width
+        self.packed = None
+        if packed_columns:
+            self.packed = [0] * len(rows)
+            for integers, at in packed_columns:
+                self.packed = [packed | (value << at) for packed, value in zip(self.packed, integers)]
 
     def totals(self, indices: Sequence[int]) -> Dict[str, Any]:
         """The column totals over the items at ``indices`` (a non-empty resample)."""
         totals = dict(self.base)
         if self.packed is not None:
             packed = sum(map(self.packed.__getitem__, indices))
-            for column, shift, mask in self.packed_fields:
-                totals[column] = (packed >> shift) & mask
+            for column, shift, mask, scale in self.packed_fields:
+                total = (packed >> shift) & mask
+                totals[column] = total if scale is None else total / (1 << scale)  # (correctly rounded)
         for column, values in self.float_columns:
             start = 0.0 if isinstance(values[indices[0]], float) else 0
             totals[column] = reduce(operator.add, map(values.__getitem__, indices), start)
@@ -196,7 +215,8 @@ def _plans(statistics: ItemStatistics, keys: Sequence[str]) -> List[Tuple[Resamp
         for key in form_keys:
             columns = columns_read(form, key)
             read.update(form.columns if columns is None else columns)
-        plans.append((ResampleSums(form, [column for column in form.columns if column in read]), form_keys))
+        plans.append((ResampleSums(form, [column for column in form.columns if column in read],
+                                   exact_floats=form is not statistics), form_keys))
     return plans
 
 
@@ -234,12 +254,30 @@ def drawn_resamples(n_items: int, resamples: int, seed: int):
         yield list(map(floor, map(size.__mul__, starmap(draw, repeat((), n_items)))))
 
 
+# The last draws made, for the next track with as many items: (n_items, resamples, seed), the draws.
+_LAST_DRAWS: List[Any] = [None, None]
+SHARED_DRAWS_LIMIT = 1_000_000  # items x resamples kept (8 bytes a draw); larger ones are streamed
+
+
+def _shared_draws(n_items: int, resamples: int, seed: int):
+    """``drawn_resamples(n_items, resamples, seed)``, kept for the next call with the same arguments
+    (up to ``SHARED_DRAWS_LIMIT`` draws; larger ones are drawn one resample at a time)."""
+    key = (n_items, resamples, seed)
+    if _LAST_DRAWS[0] == key:
+        return _LAST_DRAWS[1]
+    if n_items * resamples > SHARED_DRAWS_LIMIT:
+        return drawn_resamples(n_items, resamples, seed)
+    draws = list(drawn_resamples(n_items, resamples, seed))
+    _LAST_DRAWS[0], _LAST_DRAWS[1] = key, draws
+    return draws
+
+
 def bootstrap_intervals(statistics: ItemStatistics, keys: Sequence[str], resamples: int, seed: int,
                         confidence: Fraction) -> Dict[str, Tuple[float, float]]:
     """key -> the percentile bootstrap interval of each of ``keys`` over ``resample_indices(items,
     resamples, seed)``."""
     from .resampling import interval_positions
-    values = resampled_values(statistics, keys, drawn_resamples(len(statistics.items), resamples, seed))
+    values = resampled_values(statistics, keys, _shared_draws(len(statistics.items), resamples, seed))
     intervals = {}
     for key in keys:
         ordered = sorted(values[key])
