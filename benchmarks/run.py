@@ -546,7 +546,7 @@ def _scores_json(output):
         return handle.read()
 
 
-def nlu_real(repeat, folder, program, rescore_count=10):
+def nlu_real(repeat, folder, program, rescore_count=30):
     """Issue 23's targets on the real AI CUP 2022 data (../shared/data/aidea_nlu): None without it."""
     if not os.path.isdir(NLU_DATA):
         return None
