@@ -19,6 +19,11 @@ re-scores (``--select last``, the platforms' Force_Last), or the best by the pri
 all. A submission with any problem fails as a whole, as on the platforms: on no board, listed
 with its first problem. The others are listed as not ranked.
 
+Only what can be ranked is re-scored (``ranking/scoring.py`` ``score_selected``): with ``--results``
+the export's entries, with ``--select last`` each participant's submissions from the latest backwards
+until one re-scores; the others are listed as not ranked, "not re-scored" (``--score-all`` re-scores
+every submission: the same boards, byte for byte, and every failing submission listed as such).
+
 The phase's settings (``ranking/settings.py``): ``--ref DIR`` applies ``DIR/scoring_config.json``
 when present, else the repository's ``phase_settings/<name of DIR>.json``; ``--settings FILE``
 over it. The signature of every output says which, and each track's settings.
@@ -74,10 +79,10 @@ from ranking.copies import alike, describe
 from ranking.downloads import (Entry, check_export_meets_download, discover, download_phase, export_descriptions,
                                export_of_phase, method_descriptions, owners_from_export, read_descriptions,
                                read_results_export, read_teams, team_key, unmatched_team_rows)
-from ranking.figures import heatmap_figure, ranking_figure
+from ranking.figures import draw_figures, figure_task_of_board
 from ranking.labels import load_labels, primary_column
 from ranking.names import shown, unique_names
-from ranking.scoring import TECHNIQUE_TRACKS, Scored, score_all
+from ranking.scoring import TECHNIQUE_TRACKS, Scored, score_all, score_selected
 from ranking.selection import SELECT_MODES, select, selection_note
 from ranking.settings import phase_reference
 from ranking.statistics import ALPHA, Board, build_board
@@ -256,13 +261,21 @@ def run(args) -> int:
         settings = ("Phase settings: %s over the scoring program's own." % ", ".join(shown(p) for p in applied)
                     if applied else "Phase settings: none found (the scoring program's own settings).")
         print("rank_submissions: %s" % settings, file=sys.stderr)
+        on_board = {e.key() for e in export} if export is not None else None
         started = time.perf_counter()
-        scored = score_all(entries, phase_dir, args.jobs, progress=not args.quiet)
+        if args.score_all:
+            scored, not_rescored = score_all(entries, phase_dir, args.jobs, progress=not args.quiet), []
+        else:  # only what can be ranked (ranking/scoring.py score_selected): the same rows
+            scored, not_rescored = score_selected(entries, phase_dir, args.jobs, args.select, on_board,
+                                                  progress=not args.quiet)
         TIMINGS["scoring"] = time.perf_counter() - started
         signature = signature_of(args, phase_dir, applied)
-    on_board = {e.key() for e in export} if export is not None else None
     # --select best: the board's primary column in competition.yaml, as the platform sorts by it
     ranked, skipped, failed = select(scored, args.select, primary_column(), on_board)
+    if not_rescored:
+        order = {id(entry): i for i, entry in enumerate(entries)}
+        skipped = sorted(skipped + [(Scored(entry), why) for entry, why in not_rescored],
+                         key=lambda pair: order.get(id(pair[0].entry), len(entries)))
     if on_board is not None:
         present = {s.entry.export_key() for s in scored}
         found.notes += ["on the leaderboard (results export) but not in the download: %s" % shown(key)
@@ -313,10 +326,10 @@ def run(args) -> int:
 
     TIMINGS["statistics"] = time.perf_counter() - started
     started = time.perf_counter()
-    figures: Dict[str, str] = {}
+    figure_tasks: Dict[str, tuple] = {}  # drawn together at the end, in --jobs processes
     for board in boards:
-        figures[board.name] = ranking_figure(board, os.path.join(out, board.name), signature,
-                                             report.board_title(board), labels[board.key])
+        figure_tasks[board.name] = figure_task_of_board(board, os.path.join(out, board.name), signature,
+                                                        report.board_title(board), labels[board.key])
     technique_tracks = []
     for track in TECHNIQUE_TRACKS:
         board = next((b for b in boards if b.track == track), None)
@@ -330,8 +343,9 @@ def run(args) -> int:
         for column in text_frame.columns[2:]:
             text_frame[column] = [number(v) for v in frame[column]]
         write_csv(os.path.join(out, "techniques_%s.csv" % track), text_frame, signature)
-        figures["techniques_" + track] = heatmap_figure(frame, titles[track], os.path.join(out, "techniques_" + track),
-                                                        signature)
+        figure_tasks["techniques_" + track] = ("heatmap", (frame, titles[track], os.path.join(out, "techniques_" + track),
+                                                           signature))
+    figures = draw_figures(figure_tasks, args.jobs)
 
     TIMINGS["figures"] = time.perf_counter() - started
     write_csv(os.path.join(out, "problems.csv"),
@@ -354,8 +368,9 @@ def run(args) -> int:
     write_text(os.path.join(out, "results.tex"), latex(boards, keys_of, report))
     write_text(os.path.join(out, "index.html"), index_html(boards, figures, technique_tracks, report))
     if not args.quiet:
-        print("ranked %d of %d submissions (%d not ranked, %d not scored); wrote %s"
-              % (len(ranked), len(scored), len(skipped), len(failed), os.path.join(out, "index.html")))
+        print("ranked %d of %d submissions (%d not ranked, %d of them not re-scored; %d not scored); wrote %s"
+              % (len(ranked), len(entries), len(skipped), len(not_rescored), len(failed),
+                 os.path.join(out, "index.html")))
     return 0
 
 
@@ -386,6 +401,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="scoring processes (default 1)")
     parser.add_argument("--baseline-test", choices=("bootstrap", "ar"), default="bootstrap",
                         help="the test of each submission against each baseline (ar: approximate randomization)")
+    parser.add_argument("--score-all", action="store_true",
+                        help="re-score every submission (default: only what can be ranked: with --results, the "
+                        "export's entries; with --select last, each participant's from the latest backwards "
+                        "until one re-scores; the others are listed as not re-scored)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     args = parser.parse_args(argv)
     if args.resamples < 1:

@@ -92,3 +92,30 @@ def heatmap_figure(frame: pd.DataFrame, title: str, path_stem: str, signature: s
     text = save_figure(figure, path_stem, signature)
     plt.close(figure)
     return text
+
+
+def _draw(task: tuple) -> str:
+    kind, arguments = task
+    return (ranking_figure if kind == "ranking" else heatmap_figure)(*arguments)
+
+
+def figure_task_of_board(board: Board, path_stem: str, signature: str, title: str, label: str) -> tuple:
+    """A ``ranking_figure`` to draw (``draw_figures``): the board without its rows' statistics (the
+    figure reads their entries only), light to send to another process."""
+    import dataclasses
+
+    from .scoring import Scored
+    light = dataclasses.replace(board, rows=[Scored(s.entry) for s in board.rows])
+    return "ranking", (light, path_stem, signature, title, label)
+
+
+def draw_figures(tasks: dict, jobs: int) -> dict:
+    """name -> the SVG text of each figure of ``tasks`` (name -> ``("ranking", arguments)`` of
+    ``ranking_figure`` or ``("heatmap", arguments)`` of ``heatmap_figure``), each written as SVG and
+    PDF; in ``jobs`` processes (the same bytes: the figures depend on their arguments only)."""
+    if jobs <= 1 or len(tasks) < 2:
+        return {name: _draw(task) for name, task in tasks.items()}
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = {name: pool.submit(_draw, task) for name, task in tasks.items()}
+        return {name: future.result() for name, future in futures.items()}

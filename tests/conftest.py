@@ -1,4 +1,6 @@
-"""Shared test helpers: where ../shared is, and how to run score.py the way Codalab does."""
+"""Shared test helpers: where ../shared is, how to run score.py the way Codalab does, and the
+session-scoped fixtures every test module may use (``repository_build``, ``nlu_gold_with_tokens``:
+documented where they are defined)."""
 
 from __future__ import annotations
 
@@ -144,6 +146,49 @@ def copy_program(target: Path) -> Path:
     """A copy of the scoring program (``scoring_program/``) in ``target``, without caches."""
     shutil.copytree(str(PROGRAM), str(target), ignore=shutil.ignore_patterns("__pycache__"))
     return target
+
+
+# --- shared across the whole test run (session-scoped: made once, on first use) --------------------
+#
+# ``repository_build``: the repository's own build, ``build_bundle.py --out DIR`` with its checks,
+# as an organiser runs it: every test that reads what the unmodified repository builds (the upload,
+# the kits, the wheel) takes it from here instead of building again. Read it, never write into it
+# (copy what you change). A test that builds something else (another yaml, a copy with another
+# track, other flags) builds its own.
+#
+# ``nlu_gold_with_tokens``: a folder holding the real AI CUP 2022 nlu gold (``../shared``) and the
+# token cache the build writes beside it (``nlu.reference_data_extras``): for the tests that only
+# need nlu's scores on the real data (the tokenizer's own tests tokenize the gold themselves).
+
+
+class Build:
+    """``out``: the build's output folder (``competition_bundle.zip``, ``starting_kit.zip``, the wheel,
+    ``release_test/``); ``stdout``: what the build printed."""
+
+    def __init__(self, out: Path, stdout: str) -> None:
+        self.out = out
+        self.stdout = stdout
+
+
+@pytest.fixture(scope="session")
+def repository_build(tmp_path_factory) -> Build:
+    out = tmp_path_factory.mktemp("repository-build")
+    process = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "--out", str(out)],
+                             capture_output=True, text=True, cwd=str(ROOT))
+    assert process.returncode == 0, process.stdout + process.stderr
+    return Build(out, process.stdout)
+
+
+@pytest.fixture(scope="session")
+def nlu_gold_with_tokens(tmp_path_factory) -> Path:
+    """The folder; its ``aicup2022_nlu.csv`` is the real 1,598-id gold."""
+    gold = shared_path("data", "aidea_nlu", "train_answers_subset_1598ids.csv")
+    from scorer.tracks import nlu
+    folder = tmp_path_factory.mktemp("nlu-gold-with-tokens")
+    shutil.copyfile(str(gold), str(folder / nlu.FILE_NAME))
+    for name, data in nlu.reference_data_extras(str(folder)).items():
+        (folder / name).write_bytes(data)
+    return folder
 
 
 # The tests left out of the quick loop (``./run_tests.sh --quick``, ``pytest -m "not slow"``): each

@@ -329,8 +329,9 @@ def test_degenerate_generated_answers_are_scored_as_the_reference(tmp_path, monk
     assert result.scores["nlu_score"] < 0.775546  # below the unmodified file's score
 
 
-def test_end_to_end_with_the_real_baseline_submission(tmp_path):
-    run = run_score(tmp_path, {nlu.FILE_NAME: shared_path(*NLU, GOLD)},
+def test_end_to_end_with_the_real_baseline_submission(tmp_path, nlu_gold_with_tokens):
+    """The real gold as a built phase holds it (with its token cache: conftest ``nlu_gold_with_tokens``)."""
+    run = run_score(tmp_path, {path.name: path for path in nlu_gold_with_tokens.iterdir()},
                     {nlu.FILE_NAME: next(shared_path(*NLU, "subset_predictions").glob("ckwu*"))})
     assert run.returncode == 0, run.stderr
     assert "%.6f" % run.scores["nlu_score"] == "0.770393"

@@ -34,12 +34,10 @@ RELEASED = ("competition_bundle.zip", "starting_kit.zip", "release_test/test_pub
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    process = subprocess.run(BUILD + ["--out", str(out)], capture_output=True, text=True, cwd=str(ROOT))
-    assert process.returncode == 0, process.stdout + process.stderr
-    assert "check: the upload's runs pass on both platforms (with each held-back zip in place); verified on Codalab v1.5: " in process.stdout
-    return out, process.stdout
+def built(repository_build):
+    """The session's build of the repository (conftest ``repository_build``): (out, stdout)."""
+    assert "check: the upload's runs pass on both platforms (with each held-back zip in place); verified on Codalab v1.5: " in repository_build.stdout
+    return repository_build.out, repository_build.stdout
 
 
 def sha256(path):

@@ -18,7 +18,6 @@ import io
 import json
 import re
 import shutil
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -282,11 +281,10 @@ def test_the_builds_stand_in_and_the_gold_give_the_same_blind_outputs(inputs, tm
 # --- the built phases ---------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
-    process = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "--out", str(out), "--no-check"],
-                             capture_output=True, text=True, cwd=str(ROOT))
-    assert process.returncode == 0, process.stdout + process.stderr
+def built(repository_build):
+    """The session's build of the repository (conftest ``repository_build``): its upload's members, with
+    the held-back zips in place of their placeholders."""
+    out = repository_build.out
     with zipfile.ZipFile(out / "competition_bundle.zip") as bundle:
         files = {name: bundle.read(name) for name in bundle.namelist()}
     # the later phases' reference data are placeholders in the upload; the real zips are held back

@@ -387,8 +387,8 @@ def test_a_fact_sheet_team_name_never_hides_the_owner(setup, tmp_path):  # noqa:
     rows = read_table(out / "t6_st1.csv")
     assert sorted((row["name"], row["team"], row["owner"]) for row in rows) == [
         ("Bob's team", "Bob's team", "bob"), ("bob (mallory)", "bob", "mallory")]
-    # 484 is on no board: no fact sheet names it, its team is the account
-    assert [(row["team"], row["owner"], row["submission"]) for row in read_table(out / "problems.csv")
+    # 484 is on no board (not re-scored, listed as not ranked): no fact sheet names it, its team is the account
+    assert [(row["team"], row["owner"], row["submission"]) for row in read_table(out / "not_ranked.csv")
             if row["team"]] == [("bob", "bob", "484")]
     assert sorted((row["Team"], row["Owner"]) for row in read_table(out / "participants.csv")) == [
         ("Bob's team", "bob"), ("bob (mallory)", "mallory")]

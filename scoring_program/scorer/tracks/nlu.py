@@ -264,7 +264,8 @@ class GoldTokens:
     gold's texts are never all held at once (``read`` keeps the ids, ``tokenize`` reads the file
     again, one row at a time: at 10 times the real gold the texts alone would be 30 MB)."""
 
-    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "sha256", "_source")
+    __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "sha256", "_source",
+                 "digests", "inputs")
 
     def __init__(self) -> None:
         from array import array
@@ -277,6 +278,27 @@ class GoldTokens:
         self.note = ""  # why the reference data's token cache was not used, when it was there
         self.sha256 = ""  # of the gold file it was read from (gold_tokens): this process's cache key
         self._source: Optional[Tuple[str, str, object]] = None  # (path, name, row -> its place) until tokenized
+        # text_key of row j's q' and r': digests[32j:32j + 16] and digests[32j + 16:32j + 32] (a
+        # submitted text equal to a gold text of its id takes that text's tokens: known_tokens)
+        self.digests = b""
+        # text_key -> (start, end) in ``tokens`` of each text of the released test input (q and r
+        # of every id: public), from the build's token cache only; a raw baseline's answers are these
+        self.inputs: Dict[bytes, Tuple[int, int]] = {}
+
+    def known_tokens(self, number: Optional[int], text: str):
+        """The token numbers of ``text`` when it is a text whose tokens are known: a gold text of
+        the id numbered ``number`` (None: an id without gold) or a text of the test input; else
+        None. The same tokens ``tokenize`` would give (a text's tokens depend on the text only)."""
+        key = text_key(text)
+        if number is not None:
+            digests = self.digests
+            for row in range(self.first_row[number], self.first_row[number + 1]):
+                for half in (0, 1):
+                    at = 32 * row + 16 * half
+                    if digests[at:at + 16] == key:
+                        return self.tokens[self.spans[4 * row + 2 * half]:self.spans[4 * row + 2 * half + 1]]
+        span = self.inputs.get(key)
+        return None if span is None else self.tokens[span[0]:span[1]]
 
     @classmethod
     def read(cls, path: str, name: str) -> "GoldTokens":
@@ -312,6 +334,7 @@ class GoldTokens:
         path, name, places = self._source
         vocabulary, sequence = self.vocabulary, self.tokens
         spans = array("i", [0]) * (4 * self.rows)
+        digests = bytearray(32 * self.rows)
         number_of = vocabulary.get
         recent: Dict[str, Tuple[int, int]] = {}  # the texts of the id being read: repeated ones are tokenized once
         state = {"row": 0, "id": None}
@@ -325,6 +348,7 @@ class GoldTokens:
                 recent.clear()
                 state["id"] = row.identifier
             at = 4 * places[index]  # type: ignore[index]
+            digests[8 * at:8 * at + 32] = text_key(row.q) + text_key(row.r)
             for offset, text in ((0, row.q), (2, row.r)):
                 span = recent.get(text)
                 if span is None:
@@ -344,7 +368,32 @@ class GoldTokens:
         if state["row"] != self.rows:
             raise ReferenceDataError(["reference data %s: the gold file changed while it was read" % name])
         self.spans = spans
+        self.digests = bytes(digests)
         self._source = None
+
+    def add_inputs(self, path: str, tokens_of) -> None:
+        """Tokenizes the q and r texts of the test input at ``path`` into ``inputs`` (the build's
+        token cache), each distinct text once; their new tokens get the next numbers."""
+        vocabulary, sequence = self.vocabulary, self.tokens
+        with reading_reference():
+            for _, fields in read_rows(path, TEST_INPUT, None):
+                for text in (strip_wrapping_quotes(field) for field in fields[1:3]):
+                    key = text_key(text)
+                    if key in self.inputs:
+                        continue
+                    start = len(sequence)
+                    sequence.extend(vocabulary.setdefault(token, len(vocabulary)) for token in tokens_of(text))
+                    self.inputs[key] = (start, len(sequence))
+
+
+def text_key(text: str) -> bytes:
+    """What identifies a text for the reuse of its tokens: 16 bytes of its BLAKE2b digest.
+
+    >>> len(text_key("It is.")), text_key("It is.") == text_key("It is"), text_key("") == text_key("")
+    (16, False, True)
+    """
+    import hashlib
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 # The gold tokenized in this process, by the sha256 of the gold file: scoring many submissions in
@@ -360,7 +409,7 @@ _GOLD_CACHE: Dict[str, GoldTokens] = {}
 # the gold file into tokens (TOKEN_CODE's sha256); otherwise the gold is tokenized and the
 # result says so in a note. Loading it is much cheaper than tokenizing the gold (benchmarks/RESULTS.md).
 TOKEN_CACHE = "aicup2022_nlu.tokens.json"
-TOKEN_CACHE_FORMAT = 1
+TOKEN_CACHE_FORMAT = 2  # 2: the gold texts' digests and the test input's tokens
 # Our code that makes the tokens from the gold file (paths under scorer/): its CSV reader, this
 # module (the gold's parsing, the quotes, GoldTokens) and the tokenizer. Hashed as the program
 # holds them (the build copies them byte for byte), so a cache built by any other version of them
@@ -428,10 +477,17 @@ def reference_data_extras(gold_dir: str) -> Dict[str, bytes]:
     key = _file_sha256(gold_path, FILE_NAME)
     gold = GoldTokens.read(gold_path, FILE_NAME)
     gold.tokenize(shared_tokenizer().tokens)
+    test_path = os.path.join(gold_dir, TEST_INPUT)
+    if os.path.isfile(test_path):  # (keyed by each text's digest: valid for that text, whatever file it is in)
+        gold.add_inputs(test_path, shared_tokenizer().tokens)
+    import base64
+    inputs = sorted(gold.inputs.items(), key=lambda item: item[1])
     document = dict(_cache_identity(key), ids=gold.ids, rows=gold.rows,
                     vocabulary=sorted(gold.vocabulary, key=gold.vocabulary.__getitem__),
                     first_row=_int32_text(gold.first_row), spans=_int32_text(gold.spans),
-                    tokens=_int32_text(gold.tokens))
+                    tokens=_int32_text(gold.tokens), digests=base64.b64encode(gold.digests).decode("ascii"),
+                    input_digests=base64.b64encode(b"".join(k for k, _ in inputs)).decode("ascii"),
+                    input_spans=_int32_text([bound for _, span in inputs for bound in span]))
     text = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
     return {TOKEN_CACHE: text.encode("utf-8")}
 
@@ -458,9 +514,18 @@ def _cached_gold(gold_path: str, key: str) -> Tuple[Optional[GoldTokens], str]:
         gold.spans = _int32_array(document["spans"])
         gold.tokens = _int32_array(document["tokens"])
         gold.vocabulary = {str(token): number for number, token in enumerate(document["vocabulary"])}
+        import base64
+        gold.digests = base64.b64decode(document["digests"].encode("ascii"), validate=True)
+        input_digests = base64.b64decode(document["input_digests"].encode("ascii"), validate=True)
+        input_spans = _int32_array(document["input_spans"])
+        gold.inputs = {input_digests[16 * k:16 * k + 16]: (input_spans[2 * k], input_spans[2 * k + 1])
+                       for k in range(len(input_spans) // 2)}
         consistent = (len(gold.first_row) == len(gold.ids) + 1 and gold.first_row[0] == 0
                       and gold.first_row[-1] == gold.rows and len(gold.spans) == 4 * gold.rows
                       and all(0 <= value <= len(gold.tokens) for value in gold.spans)
+                      and len(gold.digests) == 32 * gold.rows
+                      and len(input_digests) == 8 * len(input_spans) == 16 * len(gold.inputs)
+                      and all(0 <= value <= len(gold.tokens) for value in input_spans)
                       and (not gold.tokens or 0 <= min(gold.tokens) <= max(gold.tokens) < len(gold.vocabulary)))
         if not consistent:
             return None, stale
@@ -541,12 +606,20 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     # LCS/union ratio.
     from ..machinery.nltk_tokens import words_with_content  # (the tokenizer's module: loaded when nlu is scored)
     max_characters = CHARACTERS_PER_TOKEN * options.nlu_max_answer_tokens
+    # The word bound is counted only where it can trip: it counts some of the text's
+    # whitespace-separated pieces, and a text of at most 2 x max tokens characters has at most max
+    # tokens pieces (a piece and the whitespace after it take two characters).
+    max_untripped = 2 * options.nlu_max_answer_tokens
     for row in submitted:
         for field, text in (("q'", row.q), ("r'", row.r)):
+            if len(text) <= max_untripped:
+                continue
             if len(text) > max_characters:
                 problems.add("line %d (id %s), %s" % (row.line, clip(row.identifier), field),
                              "the answer has %d characters; at most %d are accepted"
                              % (len(text), max_characters))
+                continue
+            if len(text.split()) <= options.nlu_max_answer_tokens:
                 continue
             words = words_with_content(text)
             if words > options.nlu_max_answer_tokens:
@@ -567,10 +640,22 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
     number_of = {identifier: number for number, identifier in enumerate(gold_ids)}
 
     best_of: Dict[int, Tuple[float, float, float, int]] = {}  # gold number -> (q + r, q, r, gold tokens)
+    known_tokens, get_number = gold.known_tokens, vocabulary.get
+
+    def token_numbers(number: Optional[int], text: str):
+        """The text's tokens as the gold's token numbers (-1: a token the gold never has, unless
+        the test input has it): a gold text of the id or a test input text takes its known
+        tokens, any other is tokenized (the same numbers either way)."""
+        known = known_tokens(number, text)
+        if known is not None:
+            return known
+        return [get_number(token, -1) for token in tokenizer.tokens(text)]
+
     for answer in submitted:
         # An answer's tokens live only while it is checked and scored: memory holds one answer's
         # tokens, not the file's (a token costs far more than its characters).
-        q_tokens, r_tokens = tokenizer.tokens(answer.q), tokenizer.tokens(answer.r)
+        number = number_of.get(answer.identifier)
+        q_tokens, r_tokens = token_numbers(number, answer.q), token_numbers(number, answer.r)
         for field, answer_tokens in (("q'", q_tokens), ("r'", r_tokens)):
             if len(answer_tokens) > options.nlu_max_answer_tokens:
                 problems.add("line %d (id %s), %s" % (answer.line, clip(answer.identifier), field),
@@ -582,9 +667,8 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
             continue
         # The answer's bit masks, over the gold's token numbers (a token the gold never has
         # matches nothing), compared with each accepted answer: LCS is symmetric.
-        q_masks = token_masks([vocabulary.get(token, -1) for token in q_tokens])
-        r_masks = token_masks([vocabulary.get(token, -1) for token in r_tokens])
-        number = number_of.get(answer.identifier)
+        q_masks = token_masks(q_tokens)
+        r_masks = token_masks(r_tokens)
         if number is None:  # an unscored id of the test input
             continue
         best: Optional[Tuple[float, float, float, int]] = None
@@ -885,15 +969,17 @@ BENCHMARK = {"scales": (1, 10), "oracle": "lcs", "slow": True}
 
 
 def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> None:
-    """Gold in ``ref/`` and a submission in ``res/``; ×1 = the real test set: 2,016 ids, ~4.8
-    accepted answers each; 3% adversarial 2,000-token answers."""
+    """Gold and the test input (id,q,r,s) in ``ref/``, as a built phase holds them, and a
+    submission in ``res/``; ×1 = the real test set: 2,016 ids, ~4.8 accepted answers each; 3%
+    adversarial 2,000-token answers (the whole q and r, as a raw baseline answers)."""
     import csv
     from ..machinery.sample_text import sentence
-    gold_rows, answers = [], []
+    gold_rows, answers, inputs = [], [], []
     for i in range(2016 * scale):
         long_item = rng.random() < 0.03
         q = " ".join(sentence(rng, rng.randint(8, 25)) for _ in range(rng.randint(1, 8) if not long_item else 120))
         r = " ".join(sentence(rng, rng.randint(8, 25)) for _ in range(rng.randint(1, 8) if not long_item else 120))
+        inputs.append((str(i), '"%s"' % q, '"%s"' % r, "AGREE" if i % 2 else "DISAGREE"))
         q_words, r_words = q.split(), r.split()
         for _ in range(max(1, int(rng.gauss(4.8, 2)))):
             qa = rng.randrange(len(q_words))
@@ -906,8 +992,10 @@ def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> Non
             qa, ra = rng.randrange(len(q_words)), rng.randrange(len(r_words))
             answers.append((str(i), '"%s"' % " ".join(q_words[qa:qa + rng.randint(3, 40)]),
                             '"%s"' % " ".join(r_words[ra:ra + rng.randint(3, 40)])))
-    for side, rows, header in (("ref", gold_rows, None), ("res", answers, ("id", "q", "r"))):
-        with open(os.path.join(input_dir, side, FILE_NAME), "w", encoding="utf-8", newline="") as handle:
+    for side, rows, header, file_name in (("ref", gold_rows, None, FILE_NAME),
+                                          ("ref", inputs, ("id", "q", "r", "s"), TEST_INPUT),
+                                          ("res", answers, ("id", "q", "r"), FILE_NAME)):
+        with open(os.path.join(input_dir, side, file_name), "w", encoding="utf-8", newline="") as handle:
             writer = csv.writer(handle)
             if header:
                 writer.writerow(header)
