@@ -115,6 +115,11 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
         lines.append(line)
         say(line)
 
+    start = lifecycle._utc(phase.get("start"))
+    if start is not None and start > lifecycle.now_utc():
+        # the competition API lists every phase's dataset keys to any visitor: what goes up now is public now
+        tell("%s: note: the phase starts %s; what this release uploads can be taken by anyone from now on "
+             "(the site lists its keys to every visitor), not from the phase's start" % (where, shown(str(phase.get("start")))))
     changes: Dict[str, int] = {}
     expected: Dict[str, Tuple[int, str]] = {}
     for kind, _, label in KINDS:

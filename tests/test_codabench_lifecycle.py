@@ -253,3 +253,17 @@ def test_a_per_track_release_sets_each_competitions_stand_in_from_its_own_folder
     for comp, track in comps:
         with zipfile.ZipFile(io.BytesIO(stored(fake, reference_key(comp, 1)))) as archive:
             assert archive.read("track.txt").decode() == track
+
+
+def test_a_release_before_the_phase_starts_says_it_is_public_from_now_on(fake, capsys, tmp_path):
+    """The site lists every phase's keys to any visitor: a release run before its phase starts says
+    so (the Post-Evaluation phase here starts in 2099); one in a running phase (Evaluation) does not."""
+    competition(fake, published=True)
+    folder = release(tmp_path)
+    code, out, err = run(fake, capsys, "release", "1", "Evaluation", str(folder))
+    assert code == 0, err
+    assert "note: the phase starts" not in out
+    code, out, err = run(fake, capsys, "release", "1", "Post-Evaluation", str(folder))
+    assert code == 0, err
+    assert "phase Post-Evaluation (id 12): note: the phase starts 2099-01-02T00:00:00Z; what this release uploads " \
+           "can be taken by anyone from now on" in out
