@@ -10,30 +10,13 @@ import re
 import json
 import zipfile
 
-import pytest
-
-from codabench_fake import FakeCodabench
 from conftest import ROOT
-from test_codabench_client import TOKEN, run  # noqa: F401  (the fixtures' helpers)
+from test_codabench_client import TOKEN, fake, run, token  # noqa: F401  (the fake site, the token and their helper)
 
 import sys
 
 sys.path.insert(0, str(ROOT))
 from bundle.held_back import placeholder  # noqa: E402
-
-
-@pytest.fixture
-def fake():
-    site = FakeCodabench()
-    yield site
-    site.down = False
-    site.stop()
-
-
-@pytest.fixture(autouse=True)
-def token(monkeypatch):
-    monkeypatch.setenv("CODABENCH_TOKEN", TOKEN)
-    monkeypatch.delenv("CODABENCH_SITE", raising=False)
 
 
 def zip_of(entries) -> bytes:

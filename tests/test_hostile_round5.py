@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from codabench_fake import TOKENS, FakeCodabench
+from codabench_fake import TOKENS
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT))
@@ -44,23 +44,9 @@ from codabench_client import release as release_module  # noqa: E402
 from codabench_client.site import CodabenchError, Site  # noqa: E402
 from ranking.downloads import discover  # noqa: E402
 
-TOKEN = "organiser-token-0123456789abcdef"
+from test_codabench_client import TOKEN, fake, token  # noqa: E402,F401  (the fake site and the organiser's token)
 DEV, TEST = ROOT / "reference_data" / "dev", ROOT / "reference_data" / "test"
 RELEASE = [sys.executable, str(ROOT / "release_task.py")]
-
-
-@pytest.fixture(autouse=True)
-def token(monkeypatch):
-    monkeypatch.setenv("CODABENCH_TOKEN", TOKEN)
-    monkeypatch.delenv("CODABENCH_SITE", raising=False)
-
-
-@pytest.fixture
-def fake():
-    site = FakeCodabench()
-    yield site
-    site.down = False
-    site.stop()
 
 
 def client(url, capsys, *argv, timeout="5"):
