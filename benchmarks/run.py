@@ -360,11 +360,24 @@ def rescoring(teams, per_team, resamples, jobs, folder):
 DEVELOPMENT_HEADER = "## Development against Post-Evaluation (issue 39)"
 
 
+def development_count_lanes(base, tracks):
+    """What the build adds to a Development phase's reference data for its intervals (the count
+    lanes of ``bundle/resample_counts.py``), for the gold in ``base``/ref and the submission in
+    ``base``/res."""
+    sys.path.insert(0, ROOT)
+    from bundle.resample_counts import phase_count_lanes
+    with open(os.path.join(ROOT, "phase_settings", "dev.json"), "rb") as handle:
+        settings = handle.read()
+    return phase_count_lanes(os.path.join(ROOT, "scoring_program"), os.path.join(base, "ref"),
+                             os.path.join(base, "res"), settings, [BY_NAME[name] for name in tracks])
+
+
 def development(repeat, folder, cold_program):
     """One generated ×1 submission per track and of all six, scored as a worker scores it (a fresh
     copy, no bytecode cache) with the Development phase's settings (``phase_settings/dev.json``:
     full detail, 1,000-resample intervals) and the Post-Evaluation phase's (``test.json``), the
-    gold as built; alternated, the fastest of ``repeat`` each (CPU and wall)."""
+    gold as built (the Development phase's with its count lanes); alternated, the fastest of
+    ``repeat`` each (CPU and wall)."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     rows = []
     for label, tracks in [(name, [name]) for name in TRACKS] + [("all six", list(TRACKS))]:
@@ -375,10 +388,18 @@ def development(repeat, folder, cold_program):
             TRACKS[track](base, 1, random.Random(1))
             built_phase_extras(track, os.path.join(base, "ref"))
         found = {"dev": [], "test": []}
+        lanes = development_count_lanes(base, tracks)
         for _ in range(repeat):
             for phase in found:
                 shutil.copyfile(os.path.join(ROOT, "phase_settings", phase + ".json"),
                                 os.path.join(base, "ref", "scoring_config.json"))
+                for name, data in lanes.items():  # (only the Development phase is built with them)
+                    path = os.path.join(base, "ref", name)
+                    if phase == "dev":
+                        with open(path, "wb") as handle:
+                            handle.write(data)
+                    elif os.path.exists(path):
+                        os.remove(path)
                 seconds, _, _, cpu, _ = measure_all([sys.executable, cold_program, base, os.path.join(base, "out")],
                                                     env)
                 found[phase].append((cpu, seconds))
@@ -394,7 +415,8 @@ def development(repeat, folder, cold_program):
 def development_section(rows, repeat):
     lines = [DEVELOPMENT_HEADER, "",
              "A Development submission (`phase_settings/dev.json`: full detail and each ranking score's 95%% "
-             "interval from 1,000 resamples, `scorer/fast_intervals.py`) against the same submission in "
+             "interval from 1,000 resamples, `scorer/outputs/fast_intervals.py`, from the count lanes the build writes "
+             "into the phase's reference data, `scorer/outputs/resample_counts.py`) against the same submission in "
              "Post-Evaluation (`test.json`: the board's scores), `score.py` as a worker runs it (a fresh copy, no "
              "bytecode cache), the gold as built; one generated ×1 submission per track and one of all six; the "
              "fastest of %d alternated runs. The ratio is of CPU time (user + system: the machine is shared), "

@@ -128,6 +128,7 @@ def score_submission(outcome, input_dir, reference_dir, options):
     """Every submitted file of the phase's tracks scored against ``reference_dir``; the outputs written."""
     from scorer.run.in_process import phase_tracks, scored_files
     from scorer.run.submission import locate_submission
+    outcome.reference_dir = reference_dir
     try:
         tracks = phase_tracks(reference_dir)
         if not tracks:
@@ -190,6 +191,7 @@ class Outcome:
         self.blind = False  # a blind phase: no score in any output (scorer/outputs/blind.py)
         self.items = {}  # (blind) track name -> items of the phase's public input
         self.files = {}  # submitted file name -> path
+        self.reference_dir = None  # the phase's reference data (its count lanes spare the intervals' draws)
 
     def reference_problem(self, error):
         """One public line (file and place, never the gold), the details for a local run only."""
@@ -213,7 +215,8 @@ class Outcome:
         resamples = self.options.interval_resamples if self.options is not None else 0
         if self.detail == "full" and self.results and resamples:  # the ranking scores' 95% intervals
             from scorer.outputs.resampling import MAX_INTERVAL_WORK, ranking_intervals
-            intervals = {result.track: ranking_intervals(result, resamples, max_work=MAX_INTERVAL_WORK)
+            intervals = {result.track: ranking_intervals(result, resamples, max_work=MAX_INTERVAL_WORK,
+                                                         reference_dir=self.reference_dir)
                          for result in self.results}
         tables = None
         if self.detail == "full" and self.results:  # the tracks' tables by group (aggregates)

@@ -477,7 +477,7 @@ def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int,
     results = score_in_process(reference_dir, res_dir, program_dir)[0]
     for result in results.values():
         items = len(result.statistics.items)
-        for key, (low, high) in ranking_intervals(result, resamples, seed).items():
+        for key, (low, high) in ranking_intervals(result, resamples, seed, reference_dir=reference_dir).items():
             print("%s: %.6f, 95%% confidence interval [%.6f, %.6f] (%d resamples of the %d items, seed %d)"
                   % (key, result.scores[key], low, high, resamples, items, seed))
 

@@ -3,13 +3,15 @@ the plain definition (the naive oracle below: every column of every drawn item s
 ``per_item.column_totals``, the track's aggregate on each resample, sorted, nearest rank).
 
 Every track (asked of the registry), on its benchmark generator's inputs at the task's size and on
-the repository's development sample: bit-identical where the ranking score reads only integer
-sums, or float sums that are not pooled; to 1e-12 where pooled float sums are grouped per item
-first (the span tracks' precision and recall sums: the module's docstring and the cards).
+the repository's development sample: bit-identical where the score reads only integer sums; to
+1e-12 where it reads float sums, which are summed exactly and rounded once (the module's docstring
+and the cards). The count lanes the build writes (``scorer/outputs/resample_counts.py``) give the
+drawn resamples' values bit for bit.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 
@@ -36,12 +38,14 @@ def naive_interval(statistics, key, resamples):
 
 
 def exact_expected(statistics, key):
-    """True where the reduced statistics must give the oracle's floats bit for bit."""
+    """True where the reduced statistics must give the oracle's floats bit for bit: the score reads
+    integer sums only (float sums are summed exactly and rounded once)."""
     track = next(track for track in TRACKS if track.name == statistics.track)
-    if key not in track.pooled_keys:
-        return True
-    pooled = pooled_statistics(statistics)
-    return pooled is None or all(type(value) is int for row in pooled.rows for value in row)  # noqa: E721
+    form = pooled_statistics(statistics) if key in track.pooled_keys else None
+    form = form if form is not None else statistics
+    read = columns_read(form, key)
+    positions = [form.columns.index(column) for column in (form.columns if read is None else read)]
+    return all(type(row[position]) is int for row in form.rows for position in positions)  # noqa: E721
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +160,118 @@ def test_tracks_with_as_many_items_share_their_draws():
     assert fast_intervals._shared_draws(200, 50, 0) is first
     assert first == resample_indices(200, 50, 0)
     assert fast_intervals._shared_draws(201, 50, 0) == resample_indices(201, 50, 0)
+
+
+# --- the count lanes the build writes (scorer/outputs/resample_counts.py) -------------------------
+
+def _lanes_folder(tmp_path, sizes, resamples, seed=0):
+    from scorer.outputs.resample_counts import FILE_NAME, file_bytes
+    (tmp_path / FILE_NAME).write_bytes(file_bytes(sizes, resamples, seed))
+    return tmp_path
+
+
+def test_the_count_lanes_count_the_drawn_resamples(tmp_path):
+    from scorer.outputs.resample_counts import count_lanes
+    folder = _lanes_folder(tmp_path, [1, 7, 200], 30, 5)
+    for n_items in (1, 7, 200):
+        lanes = count_lanes(str(folder), n_items, 30, 5)
+        for resample, indices in enumerate(resample_indices(n_items, 30, 5)):
+            assert [(lane >> (32 * resample)) & 0xFFFFFFFF for lane in lanes] == [
+                indices.count(item) for item in range(n_items)], (n_items, resample)
+    assert count_lanes(str(folder), 8, 30, 5) is None  # no set of 8 items
+    assert count_lanes(str(folder), 7, 31, 5) is None  # other resamples
+    assert count_lanes(str(folder), 7, 30, 6) is None  # another seed
+
+
+@pytest.mark.registry
+@pytest.mark.parametrize("track", [track.name for track in TRACKS])
+def test_the_count_lanes_give_the_drawn_values_bit_for_bit(generated, track, tmp_path):
+    from scorer.outputs.fast_intervals import lane_values
+    from scorer.outputs.resample_counts import count_lanes
+    result = generated[track]
+    statistics = result.statistics
+    n_items = len(statistics.items)
+    resamples = max(1, min(300, 1_000_000 // n_items))
+    lanes = count_lanes(str(_lanes_folder(tmp_path, [n_items], resamples)), n_items, resamples, 0)
+    assert lanes is not None
+    keys = list(result.scores)
+    found = lane_values(statistics, keys, lanes, resamples)
+    expected = resampled_values(statistics, keys, resample_indices(n_items, resamples, 0))
+    if found is None:  # a column read is not of nonnegative numbers: the draws (not with today's tracks' data)
+        return
+    for key in keys:
+        assert found[key] == expected[key], (track, key)
+    assert ranking_intervals(result, resamples, 0, reference_dir=str(tmp_path)) == ranking_intervals(
+        result, resamples, 0)
+
+
+def test_lane_totals_are_the_sums_over_each_resample():
+    from scorer.outputs.resample_counts import lane_totals
+    rng = random.Random(12)
+    for n_items, top in ((50, 3), (300, 1 << 24), (300, 1 << 70), (1, 1 << 40)):
+        values = [rng.choice([0, rng.randrange(top + 1)]) for _ in range(n_items)]
+        draws = resample_indices(n_items, 20, 4)
+        lanes = [sum(draws[r].count(item) << (32 * r) for r in range(20)) for item in range(n_items)]
+        assert lane_totals(lanes, values, 20) == [sum(values[i] for i in draw) for draw in draws], (n_items, top)
+
+
+def test_a_count_file_that_does_not_fit_is_not_used_and_the_intervals_are_drawn(generated, tmp_path):
+    """Truncated, a count changed in the first resample or in a later one, not JSON, another
+    format, a link: the run draws (the same intervals)."""
+    import os
+    from scorer.outputs import resample_counts
+    from scorer.outputs.resample_counts import FILE_NAME, count_lanes, file_bytes
+    result = generated["t6_st1"] if "t6_st1" in generated else next(iter(generated.values()))
+    n_items = len(result.statistics.items)
+    good = file_bytes([n_items], 100, 0)
+    header = len(good.split(b"\n", 1)[0]) + 1
+    drawn = ranking_intervals(result, 100, 0)
+    later = header + 4 * 50  # item 0, resample 50
+    cases = {"truncated": good[:-1], "first resample": good[:header] + b"\x07" + good[header + 1:],
+             "later resample": good[:later] + bytes([good[later] ^ 1]) + good[later + 1:],
+             "not json": b"[" + good[1:], "format": good.replace(b'"format":1', b'"format":2', 1)}
+    for name, data in cases.items():
+        folder = tmp_path / name.replace(" ", "-")
+        folder.mkdir()
+        (folder / FILE_NAME).write_bytes(data)
+        resample_counts._READ.clear()
+        assert count_lanes(str(folder), n_items, 100, 0) is None, name
+        assert ranking_intervals(result, 100, 0, reference_dir=str(folder)) == drawn, name
+    linked = tmp_path / "link"
+    linked.mkdir()
+    (tmp_path / "elsewhere.bin").write_bytes(good)
+    os.symlink(str(tmp_path / "elsewhere.bin"), str(linked / FILE_NAME))
+    assert count_lanes(str(linked), n_items, 100, 0) is None
+
+
+def test_the_build_gives_the_development_phase_the_lanes_of_every_track(repository_build, tmp_path):
+    """The phase whose settings show intervals holds a set for each of its tracks' numbers of
+    items (asked of the registry through the sample submission); the other phases hold none."""
+    import json
+    import zipfile
+    from scorer.outputs.resample_counts import FILE_NAME, count_lanes
+    from scorer.outputs.resampling import INTERVAL_SEED
+    with zipfile.ZipFile(str(repository_build.out / "competition_bundle.zip")) as bundle:
+        bundle.extractall(str(tmp_path / "bundle"))
+    with_lanes = []
+    for name in sorted(os.listdir(str(tmp_path / "bundle"))):
+        if not name.endswith("_reference_data.zip"):
+            continue
+        with zipfile.ZipFile(str(tmp_path / "bundle" / name)) as archive:
+            if "scoring_config.json" not in archive.namelist():
+                continue
+            settings = json.loads(archive.read("scoring_config.json").decode("utf-8"))
+            shows = settings.get("detailed_results", "full") == "full" and settings.get("interval_resamples", 0)
+            assert (FILE_NAME in archive.namelist()) == bool(shows and not settings.get("blind")), name
+            if FILE_NAME in archive.namelist():
+                archive.extractall(str(tmp_path / name))
+                with_lanes.append((name, settings["interval_resamples"]))
+    assert with_lanes, "no phase shows intervals"
+    sample = tmp_path / "bundle" / "sample"
+    for name, resamples in with_lanes:
+        with zipfile.ZipFile(str(tmp_path / "bundle" / name.replace("reference_data", "sample_submission"))) as z:
+            z.extractall(str(sample))
+        results, refused, problems = score_in_process(str(tmp_path / name), str(sample), PROGRAM_DIR)
+        assert results and not refused and not problems
+        for track, result in results.items():
+            assert count_lanes(str(tmp_path / name), len(result.statistics.items), resamples, INTERVAL_SEED), track

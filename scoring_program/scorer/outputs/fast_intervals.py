@@ -1,6 +1,6 @@
 """The bootstrap intervals of the detailed results and of ``score_locally.py`` at the price of the
-scoring: the same resamples (``resampling.resample_indices``, drawn one at a time), summed over
-only what each ranking score reads.
+scoring: the same resamples (``resampling.resample_indices``), summed over only what each ranking
+score reads.
 
 Three reductions of the per-item statistics, each exact or documented:
 
@@ -8,21 +8,22 @@ Three reductions of the per-item statistics, each exact or documented:
   tracers (``_Reads``: numbers that remember which columns flowed into them, through the
   contract's operations), so a resample sums those columns and no others (nlu's ``nlu_score``:
   2 of 60). Other columns are given their all-items totals: they change no value of the score.
-- **Integer columns packed into one big integer per item**, one field per column, wide enough for
-  any resample's total: a resample's totals are one ``sum`` of big integers, then cut into fields.
-  Integer sums are exact in any order: bit-identical.
 - **Pooled techniques** for the track's ``POOLED_KEYS`` (micro-F1, span P/R/F1: they read only the
   sums over the techniques), as ``rank_submissions.py`` pools them (``ranking.statistics.pool_labels``):
-  each item's per-technique statistics summed, then the resample's sum over its items. For integer
-  counts (t6_st1 and t6_st3 micro-F1) that is the same integers: bit-identical. The span tracks'
-  float sums (precision and recall sums of partial overlaps: t6_st2, flc) are summed exactly (each
-  float is an integer multiple of a power of two: packed as those integers with the counts) and
-  rounded once, where the plain definition adds them per technique, item after item, rounding at
-  every step: an interval end may differ from it in the last bit (the tracks' cards say so; to
-  1e-12, ``tests/test_fast_intervals.py``).
+  each item's per-technique statistics summed, then the resample's sum over its items.
+- **Exact sums.** Integer columns are exact in any order: bit-identical. Float columns of finite
+  nonnegative values (the span tracks' precision and recall sums, nlu's q' + r' scores, absita's
+  squared errors) are summed exactly (each float is an integer multiple of a power of two: summed
+  as those integers) and rounded once, where the plain definition (``per_item.column_totals``) adds
+  them item after item, rounding at every step: an interval end may differ from it in the last bit
+  (the tracks' cards say so; to 1e-12, ``tests/test_fast_intervals.py``). Exact sums do not depend
+  on the order of the items, so the resamples can be summed in any form: as drawn, or as counts.
 
-Float columns that are not pooled (nlu's ``q_plus_r``, absita's squared errors) are added one item
-at a time in the resample's order, as ``per_item.column_totals`` adds them: bit-identical.
+Two ways to the same sums: the build's **count lanes** of the phase (``resample_counts.py``: every
+resample's total of a column as one sum of big-integer products), or, without them, the resamples
+**drawn** here, each summed as one big integer per item (the columns packed into fields). Columns
+that are neither (negative values) are added item by item in each drawn resample's order, as
+``per_item.column_totals`` adds them: bit-identical.
 
 The draws of the resamples depend only on the number of items (and the count and seed): tracks
 with as many items (SemEval-2021 Task 6's subtasks on one set of memes) share one set of draws in a
@@ -33,15 +34,14 @@ from __future__ import annotations
 
 import math
 import operator
-import random
-from fractions import Fraction
 from functools import reduce
 from itertools import repeat, starmap
 from math import floor
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..machinery.per_item import ItemStatistics, column_totals
+from ..machinery.per_item import ItemStatistics, ScalarOps, column_totals
 from ..tracks.registry import BY_NAME
+from .resample_counts import count_lanes, lane_totals
 
 
 # --- which columns a score reads ------------------------------------------------------------------
@@ -129,15 +129,10 @@ def pooled_statistics(statistics: ItemStatistics) -> Optional[ItemStatistics]:
         if bar and label in known:
             members.setdefault(kind, []).append(position)
     groups = list(members.values())
-    rows = []
-    for row in statistics.rows:
-        pooled = []
-        for positions in groups:
-            total = 0
-            for position in positions:
-                total += row[position]
-            pooled.append(total)
-        rows.append(tuple(pooled))
+    columns = list(zip(*statistics.rows))  # (each item's sum over the techniques, in their order, from 0)
+    pooled = [[reduce(operator.add, values, 0) for values in zip(*[columns[position] for position in positions])]
+              for positions in groups]
+    rows = list(zip(*pooled)) if pooled else [() for _ in statistics.rows]
     return ItemStatistics(statistics.track, statistics.items, ["%s|all" % kind for kind in members], rows, ("all",),
                           statistics.keys)
 
@@ -150,6 +145,8 @@ class ResampleSums:
     Integer columns of nonnegative values share one big integer per item (a field per column);
     the others are added item by item in the resample's order, as ``per_item.column_totals`` does.
     Every other column of ``statistics`` gets its total over all items once (a constant).
+    ``integer_columns``: (column, its nonnegative integers, one per item, and None, or for a float
+    column the power of two they are in units of), for the count lanes.
     """
 
     def __init__(self, statistics: ItemStatistics, columns: Sequence[str], exact_floats: bool = False) -> None:
@@ -161,6 +158,7 @@ class ResampleSums:
         self.base = column_totals(statistics)  # every column's total: the constants
         self.packed_fields: List[Tuple[str, int, int, Optional[int]]] = []  # (column, shift, mask, float scale bits)
         self.float_columns: List[Tuple[str, List[Any]]] = []
+        self.integer_columns: List[Tuple[str, List[int], Optional[int]]] = []
         shift = 0
         packed_columns = []  # each packed column's nonnegative integers, one per item
         for column in columns:
@@ -177,6 +175,7 @@ class ResampleSums:
                 continue
             width = (max(integers, default=0) * len(rows)).bit_length() + 1
             self.packed_fields.append((column, shift, (1 << width) - 1, scale))
+            self.integer_columns.append((column, integers, scale))
             packed_columns.append((integers, shift))
             shift += width
         self.packed = None
@@ -215,8 +214,8 @@ def _plans(statistics: ItemStatistics, keys: Sequence[str]) -> List[Tuple[Resamp
         for key in form_keys:
             columns = columns_read(form, key)
             read.update(form.columns if columns is None else columns)
-        plans.append((ResampleSums(form, [column for column in form.columns if column in read],
-                                   exact_floats=form is not statistics), form_keys))
+        plans.append((ResampleSums(form, [column for column in form.columns if column in read], exact_floats=True),
+                       form_keys))
     return plans
 
 
@@ -242,12 +241,130 @@ def resampled_values(statistics: ItemStatistics, keys: Sequence[str],
     return values
 
 
+# --- every resample at once, from the count lanes -------------------------------------------------
+
+class _Lanes(list):
+    """One number's value on each resample: the arithmetic the aggregates' contract allows (the
+    operators and ``&``, as on numpy arrays), lane by lane, each lane the very operation a number
+    gets, so that every value is the one-resample-at-a-time value bit for bit."""
+
+    __slots__ = ()
+
+    def __bool__(self):  # the contract: an aggregate never branches on a total
+        raise TypeError("an aggregate branched on a total")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _each(value):
+    return value if isinstance(value, _Lanes) else repeat(value)
+
+
+def _lanewise(operation):
+    def forward(self, other):
+        return _Lanes(map(operation, self, _each(other)))
+
+    def reflected(self, other):
+        return _Lanes(map(operation, repeat(other), self))
+    return forward, reflected
+
+
+for _name, _operation in (("add", operator.add), ("sub", operator.sub), ("mul", operator.mul),
+                          ("truediv", operator.truediv), ("floordiv", operator.floordiv), ("mod", operator.mod),
+                          ("pow", operator.pow), ("and", operator.and_), ("or", operator.or_),
+                          ("xor", operator.xor)):
+    _forward, _reflected = _lanewise(_operation)
+    # (the in-place forms too: a list's += would extend it)
+    setattr(_Lanes, "__%s__" % _name, _forward)
+    setattr(_Lanes, "__i%s__" % _name, _forward)
+    setattr(_Lanes, "__r%s__" % _name, _reflected)
+for _name, _operation in (("lt", operator.lt), ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge),
+                          ("eq", operator.eq), ("ne", operator.ne)):
+    setattr(_Lanes, "__%s__" % _name, _lanewise(_operation)[0])
+for _name, _operation in (("neg", operator.neg), ("pos", operator.pos), ("abs", operator.abs),
+                          ("invert", operator.invert)):
+    setattr(_Lanes, "__%s__" % _name, lambda self, _operation=_operation: _Lanes(map(_operation, self)))
+
+
+def _over_lanes(function, *values):
+    """``function`` of numbers, lane by lane where a value is lanes (a number where none is)."""
+    if not any(isinstance(value, _Lanes) for value in values):
+        return function(*values)
+    return _Lanes(map(function, *map(_each, values)))
+
+
+class _LaneOps:
+    """The contract's operations (``ScalarOps``'s, lane by lane)."""
+
+    @staticmethod
+    def divide(numerator, denominator, default):
+        return _over_lanes(ScalarOps.divide, numerator, denominator, default)
+
+    @staticmethod
+    def where(condition, if_true, if_false):
+        return _over_lanes(ScalarOps.where, condition, if_true, if_false)
+
+    @staticmethod
+    def sqrt(value):
+        return _over_lanes(ScalarOps.sqrt, value)
+
+    @staticmethod
+    def mean(values):
+        return _over_lanes(lambda *lane: ScalarOps.mean(list(lane)), *values)
+
+
+def lane_values(statistics: ItemStatistics, keys: Sequence[str], lanes: Sequence[int],
+                resamples: int) -> Optional[Dict[str, List[Any]]]:
+    """key -> its value on each resample that the count ``lanes`` count (``resample_counts.py``):
+    the values ``resampled_values`` gives on those resamples, in the same order; None when a column
+    read is not of nonnegative integers or floats (then they must be drawn).
+
+    The track's aggregate runs once on every resample's totals (``_Lanes``), or, if it does what
+    lanes cannot, once per resample."""
+    from .resampling import aggregate
+    plans = _plans(statistics, keys)
+    if not len(statistics.items) or any(sums.float_columns for sums, _ in plans):
+        return None
+    values: Dict[str, List[Any]] = {key: [] for key in keys}
+    for sums, form_keys in plans:
+        names, columns = [], []
+        for column, integers, scale in sums.integer_columns:
+            totals = lane_totals(lanes, integers, resamples)
+            if totals is None:
+                return None
+            names.append(column)
+            columns.append(totals if scale is None else [total / (1 << scale) for total in totals])
+        hint = form_keys[0] if len(form_keys) == 1 else None
+        found = None
+        try:
+            scores = aggregate(sums.statistics, dict(sums.base, **{name: _Lanes(column) for name, column
+                                                                   in zip(names, columns)}), _LaneOps, key=hint)
+            found = {key: list(scores[key]) if isinstance(scores[key], _Lanes) else [scores[key]] * resamples
+                     for key in form_keys}
+            if any(len(found[key]) != resamples for key in form_keys):
+                found = None
+        except Exception:  # noqa: BLE001 (what lanes cannot do: one resample at a time, the plain way)
+            found = None
+        if found is None:
+            found = {key: [] for key in form_keys}
+            for row in (zip(*columns) if columns else repeat((), resamples)):
+                totals = dict(sums.base)
+                totals.update(zip(names, row))
+                scores = aggregate(sums.statistics, totals, key=hint)
+                for key in form_keys:
+                    found[key].append(scores[key])
+        for key in form_keys:
+            values[key].extend(found[key])
+    return values
+
+
 def drawn_resamples(n_items: int, resamples: int, seed: int):
     """``resampling.resample_indices(n_items, resamples, seed)``, one resample at a time, without
     holding them all: the same draws, ``floor(random() * n)`` as ``random.Random(seed).choices``
     makes them on every Python since 3.6 (``int()`` before 3.9: the same for these nonnegative
     values), with the loop in C (``starmap``) instead of a list comprehension: the draws are most
     of the intervals' cost."""
+    import random
     draw = random.Random(seed).random
     size = float(n_items)
     for _ in range(resamples):
@@ -273,11 +390,22 @@ def _shared_draws(n_items: int, resamples: int, seed: int):
 
 
 def bootstrap_intervals(statistics: ItemStatistics, keys: Sequence[str], resamples: int, seed: int,
-                        confidence: Fraction) -> Dict[str, Tuple[float, float]]:
+                        confidence: Tuple[int, int], reference_dir: Optional[str] = None,
+                        max_work: Optional[int] = None) -> Optional[Dict[str, Tuple[float, float]]]:
     """key -> the percentile bootstrap interval of each of ``keys`` over ``resample_indices(items,
-    resamples, seed)``."""
-    from .resampling import interval_positions
-    values = resampled_values(statistics, keys, _shared_draws(len(statistics.items), resamples, seed))
+    resamples, seed)``: from the count lanes the build wrote into ``reference_dir`` where they fit,
+    else drawn (the same numbers); None when drawing would cost more than ``max_work``
+    (``resampling.interval_work``)."""
+    from .resampling import interval_positions, interval_work
+    values = None
+    if reference_dir is not None and len(statistics.items):
+        lanes = count_lanes(reference_dir, len(statistics.items), resamples, seed)
+        if lanes is not None:
+            values = lane_values(statistics, keys, lanes, resamples)
+    if values is None:
+        if max_work is not None and interval_work(statistics, resamples) > max_work:
+            return None
+        values = resampled_values(statistics, keys, _shared_draws(len(statistics.items), resamples, seed))
     intervals = {}
     for key in keys:
         ordered = sorted(values[key])

@@ -6,7 +6,7 @@ its ``LEADERBOARDS``; this module dispatches to them through the registry (``res
 ``aggregate``), lists the leaderboards, and holds what is the same for every track: the
 resamples and the intervals (scoring a submission in process: ``in_process.py``). The row type, the column totals
 and the scalar operations live in ``per_item.py`` (light: the scoring path imports them; this
-module, with ``fractions``, stays off it).
+module stays off it but where a phase shows intervals).
 
 Over all items, each once, the aggregate equals the track's headline scores bit for bit (the
 tracks compute their headline with the same aggregate; ``tests/test_resampling.py``); over a
@@ -19,9 +19,6 @@ module, standard library only) draw the same ones.
 
 from __future__ import annotations
 
-import math
-import random
-from fractions import Fraction
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..machinery.per_item import ItemStatistics, ScalarOps, Totals, column_totals, nonzero_count  # noqa: F401 (the public names)
@@ -34,7 +31,15 @@ from ..readers.result import TrackResult
 LEADERBOARDS: Tuple[Tuple[str, str, str, bool], ...] = tuple(
     (name, track.name, key, key not in track.lower_is_better) for track in TRACKS for name, key in track.leaderboards)
 
-CONFIDENCE = Fraction(95, 100)
+# 95%, as a ratio of integers (numerator, denominator): the ranks are exact integer arithmetic (a
+# Fraction is taken too; ``fractions`` is left off the run's path, where its import is a tenth of the
+# intervals' cost).
+CONFIDENCE = (95, 100)
+
+
+def _ratio(value) -> Tuple[int, int]:
+    """(numerator, denominator) of a (numerator, denominator) pair, a Fraction or an int."""
+    return (value.numerator, value.denominator) if hasattr(value, "numerator") else (int(value[0]), int(value[1]))
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
@@ -54,29 +59,33 @@ def resample_indices(n_items: int, resamples: int, seed: int) -> List[List[int]]
     The one definition both the organisers' tool and ``score_locally.py`` use: ``random.Random(seed)``
     and ``choices`` (whose draws are the same on every Python since 3.6).
     """
+    import random
     rng = random.Random(seed)
     population = range(n_items)
     return [rng.choices(population, k=n_items) for _ in range(resamples)]
 
 
-def nearest_rank(count: int, fraction: Fraction) -> int:
+def nearest_rank(count: int, fraction) -> int:
     """The 0-based position of the nearest-rank ``fraction`` percentile in ``count`` sorted values
-    (the smallest value with at least that fraction of the values at or below it).
+    (the smallest value with at least that fraction of the values at or below it); ``fraction``:
+    (numerator, denominator), or a Fraction.
 
-    >>> nearest_rank(1000, Fraction(25, 1000)), nearest_rank(1000, Fraction(975, 1000))
+    >>> nearest_rank(1000, (25, 1000)), nearest_rank(1000, (975, 1000))
     (24, 974)
     """
-    return max(0, math.ceil(Fraction(fraction) * count) - 1)
+    numerator, denominator = _ratio(fraction)
+    return max(0, -(-count * numerator // denominator) - 1)
 
 
-def interval_positions(count: int, confidence: Fraction = CONFIDENCE) -> Tuple[int, int]:
+def interval_positions(count: int, confidence=CONFIDENCE) -> Tuple[int, int]:
     """Positions of the two ends of the central ``confidence`` interval among ``count`` sorted values."""
-    tail = (1 - Fraction(confidence)) / 2
-    return nearest_rank(count, tail), nearest_rank(count, 1 - tail)
+    numerator, denominator = _ratio(confidence)  # the tails: (1 - c) / 2 and (1 + c) / 2
+    return (nearest_rank(count, (denominator - numerator, 2 * denominator)),
+            nearest_rank(count, (denominator + numerator, 2 * denominator)))
 
 
 def confidence_interval(statistics: ItemStatistics, key: str, resamples: Sequence[Sequence[int]],
-                        confidence: Fraction = CONFIDENCE) -> Tuple[float, float]:
+                        confidence=CONFIDENCE) -> Tuple[float, float]:
     """The percentile bootstrap interval of score ``key`` over ``resamples`` (standard library; the
     sums of only what the score reads: ``fast_intervals.py``)."""
     from .fast_intervals import resampled_values
@@ -92,17 +101,24 @@ def confidence_interval(statistics: ItemStatistics, key: str, resamples: Sequenc
 # resamples: the same draws, so the same numbers.
 INTERVAL_RESAMPLES = 1000
 INTERVAL_SEED = 0
-# score.py computes the page's intervals only while resamples x (nonzero statistics + columns) stays
-# below this: about 2-4 s of pure Python, which every real-size phase of the six tracks is below
-# (flc's 350 training articles: 1.3e7); a phase ten times larger gets a line saying where to
-# compute them (score_locally.py, rank_submissions.py) instead of minutes of waiting.
+# Where a run must draw the resamples (no count lanes of the build fit: resample_counts.py), score.py
+# computes the page's intervals only while resamples x (nonzero statistics + columns) stays below
+# this: about 2-4 s of pure Python, which every real-size phase of the tasks is below (flc's 350
+# training articles: 1.3e7); a phase ten times larger gets a line saying where to compute them
+# (score_locally.py, rank_submissions.py) instead of minutes of waiting. The count lanes are bounded
+# by their own size (MAX_LANES).
 MAX_INTERVAL_WORK = 20_000_000
 
 
-def interval_signature(resamples: int = INTERVAL_RESAMPLES, seed: int = INTERVAL_SEED,
-                       confidence: Fraction = CONFIDENCE) -> str:
+def interval_signature(resamples: int = INTERVAL_RESAMPLES, seed: int = INTERVAL_SEED, confidence=CONFIDENCE) -> str:
     """How the intervals were drawn, as a signature part: ``ci95|bootstrap:1000|seed:0``."""
-    return "ci%s|bootstrap:%d|seed:%d" % (Fraction(confidence) * 100, resamples, seed)
+    numerator, denominator = _ratio(confidence)
+    if numerator * 100 % denominator:  # (not a whole percent: as a fraction, 199/2)
+        from fractions import Fraction
+        percent = str(Fraction(numerator * 100, denominator))
+    else:
+        percent = str(numerator * 100 // denominator)
+    return "ci%s|bootstrap:%d|seed:%d" % (percent, resamples, seed)
 
 
 def interval_work(statistics: ItemStatistics, resamples: int = INTERVAL_RESAMPLES) -> int:
@@ -110,13 +126,13 @@ def interval_work(statistics: ItemStatistics, resamples: int = INTERVAL_RESAMPLE
 
 
 def ranking_intervals(result: TrackResult, resamples: int = INTERVAL_RESAMPLES, seed: int = INTERVAL_SEED,
-                      max_work: Optional[int] = None) -> Optional[Dict[str, Tuple[float, float]]]:
+                      max_work: Optional[int] = None, reference_dir: Optional[str] = None
+                      ) -> Optional[Dict[str, Tuple[float, float]]]:
     """key -> the 95% percentile bootstrap interval of each ranking score of ``result`` (its
     track's ``LEADERBOARDS`` keys it reported), from ``resample_indices(items, resamples, seed)``;
-    None when that would cost more than ``max_work`` (``interval_work``)."""
-    statistics = result.statistics
-    if max_work is not None and interval_work(statistics, resamples) > max_work:
-        return None
-    from .fast_intervals import bootstrap_intervals  # the resamples of resample_indices, one at a time
+    None when drawing them would cost more than ``max_work`` (``interval_work``). ``reference_dir``:
+    the phase's reference data, whose count lanes (``resample_counts.py``) spare the draws (and
+    bound the cost by their size)."""
+    from .fast_intervals import bootstrap_intervals
     keys = [key for _, key in BY_NAME[result.track].leaderboards if key in result.scores]
-    return bootstrap_intervals(statistics, keys, resamples, seed, CONFIDENCE)
+    return bootstrap_intervals(result.statistics, keys, resamples, seed, CONFIDENCE, reference_dir, max_work)
