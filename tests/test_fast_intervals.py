@@ -1,4 +1,4 @@
-"""The Development page's intervals from reduced statistics (``scorer/fast_intervals.py``) against
+"""The Development page's intervals from reduced statistics (``scorer/outputs/fast_intervals.py``) against
 the plain definition (the naive oracle below: every column of every drawn item summed by
 ``per_item.column_totals``, the track's aggregate on each resample, sorted, nearest rank).
 
@@ -208,11 +208,14 @@ def test_the_count_lanes_give_the_drawn_values_bit_for_bit(generated, track, tmp
 def test_lane_totals_are_the_sums_over_each_resample():
     from scorer.outputs.resample_counts import lane_totals
     rng = random.Random(12)
-    for n_items, top in ((50, 3), (300, 1 << 24), (300, 1 << 70), (1, 1 << 40)):
-        values = [rng.choice([0, rng.randrange(top + 1)]) for _ in range(n_items)]
+    for n_items, tops in ((50, [3]), (300, [1 << 24]), (300, [1 << 70, 5, 1 << 60, 0, 9]), (1, [1 << 40, 1]),
+                          (1000, [7, 7, 7, 7])):
+        columns = [[rng.choice([0, rng.randrange(top + 1)]) for _ in range(n_items)] for top in tops]
         draws = resample_indices(n_items, 20, 4)
         lanes = [sum(draws[r].count(item) << (32 * r) for r in range(20)) for item in range(n_items)]
-        assert lane_totals(lanes, values, 20) == [sum(values[i] for i in draw) for draw in draws], (n_items, top)
+        assert lane_totals(lanes, columns, 20) == [[sum(values[i] for i in draw) for draw in draws]
+                                                   for values in columns], (n_items, tops)
+    assert lane_totals([1] * (1 << 24), [[0] * (1 << 24)], 1) is None  # too many items for pieces of a byte
 
 
 def test_a_count_file_that_does_not_fit_is_not_used_and_the_intervals_are_drawn(generated, tmp_path):

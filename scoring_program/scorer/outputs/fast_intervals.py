@@ -160,7 +160,6 @@ class ResampleSums:
         self.float_columns: List[Tuple[str, List[Any]]] = []
         self.integer_columns: List[Tuple[str, List[int], Optional[int]]] = []
         shift = 0
-        packed_columns = []  # each packed column's nonnegative integers, one per item
         for column in columns:
             values = [row[position[column]] for row in rows]
             scale: Optional[int] = None  # an integer column
@@ -176,18 +175,21 @@ class ResampleSums:
             width = (max(integers, default=0) * len(rows)).bit_length() + 1
             self.packed_fields.append((column, shift, (1 << width) - 1, scale))
             self.integer_columns.append((column, integers, scale))
-            packed_columns.append((integers, shift))
             shift += width
-        self.packed = None
-        if packed_columns:
-            self.packed = [0] * len(rows)
-            for integers, at in packed_columns:
-                self.packed = [packed | (value << at) for packed, value in zip(self.packed, integers)]
+        self.packed: Optional[List[int]] = None  # made by the first ``totals`` (the count lanes need none)
+
+    def _pack(self) -> List[int]:
+        packed = [0] * len(self.statistics.rows)
+        for (_, integers, _), (_, at, _, _) in zip(self.integer_columns, self.packed_fields):
+            packed = [item | (value << at) for item, value in zip(packed, integers)]
+        return packed
 
     def totals(self, indices: Sequence[int]) -> Dict[str, Any]:
         """The column totals over the items at ``indices`` (a non-empty resample)."""
         totals = dict(self.base)
-        if self.packed is not None:
+        if self.packed_fields:
+            if self.packed is None:
+                self.packed = self._pack()
             packed = sum(map(self.packed.__getitem__, indices))
             for column, shift, mask, scale in self.packed_fields:
                 total = (packed >> shift) & mask
@@ -327,13 +329,12 @@ def lane_values(statistics: ItemStatistics, keys: Sequence[str], lanes: Sequence
         return None
     values: Dict[str, List[Any]] = {key: [] for key in keys}
     for sums, form_keys in plans:
-        names, columns = [], []
-        for column, integers, scale in sums.integer_columns:
-            totals = lane_totals(lanes, integers, resamples)
-            if totals is None:
-                return None
-            names.append(column)
-            columns.append(totals if scale is None else [total / (1 << scale) for total in totals])
+        names = [column for column, _, _ in sums.integer_columns]
+        found_totals = lane_totals(lanes, [integers for _, integers, _ in sums.integer_columns], resamples)
+        if found_totals is None:
+            return None
+        columns = [totals if scale is None else [total / (1 << scale) for total in totals]
+                   for totals, (_, _, scale) in zip(found_totals, sums.integer_columns)]
         hint = form_keys[0] if len(form_keys) == 1 else None
         found = None
         try:

@@ -124,26 +124,53 @@ def _cut(total: int, resamples: int) -> List[int]:
     return [(total >> (8 * LANE_BYTES * resample)) & mask for resample in range(resamples)]
 
 
-def lane_totals(lanes: Sequence[int], values: Sequence[int], resamples: int) -> Optional[List[int]]:
-    """Each resample's total of ``values`` (nonnegative integers, one per item) over the items it
-    drew, from the count ``lanes``; None when the items are too many (2**24) for pieces of a byte."""
+def lane_totals(lanes: Sequence[int], columns: Sequence[Sequence[int]], resamples: int) -> Optional[List[List[int]]]:
+    """Each column's total over the items of each resample, from the count ``lanes`` (``columns``:
+    nonnegative integers, one per item); None when the items are too many (2**24) for pieces of a
+    byte.
+
+    A column whose totals could reach a lane's 2**32 is cut into pieces of fewer bits; pieces
+    (fields) whose totals fit one lane together share one sum of products (first fit)."""
     n_items = len(lanes)
-    top = max(values, default=0)
-    # A lane's total is at most n_items x the largest value: pieces of ``bits`` bits stay below 2**32.
-    bits = 8 * LANE_BYTES - n_items.bit_length()
-    if top.bit_length() <= bits:
-        pieces = [(0, values)]
-    elif bits >= 8:
-        mask = (1 << bits) - 1
-        pieces = [(shift, [(value >> shift) & mask for value in values]) for shift in range(0, top.bit_length(), bits)]
-    else:
+    room = 8 * LANE_BYTES
+    bits = room - n_items.bit_length()  # a piece of this many bits: n_items of it stay below 2**room
+    if bits < 8:
         return None
-    totals: Optional[List[int]] = None
-    for shift, part in pieces:
+    fields = []  # (column, shift in its values, the piece of each item, bits of the piece's totals)
+    for index, values in enumerate(columns):
+        top = max(values, default=0)
+        if top.bit_length() <= bits:
+            pieces = [(0, list(values))]
+        else:
+            mask = (1 << bits) - 1
+            pieces = [(shift, [(value >> shift) & mask for value in values])
+                      for shift in range(0, top.bit_length(), bits)]
+        for shift, part in pieces:
+            fields.append((index, shift, part, (max(part, default=0) * n_items).bit_length()))
+    passes: List[List] = []  # [the fields with their offsets in the lane, bits used]
+    for field in fields:
+        shared = next((used for used in passes if used[1] + field[3] <= room), None)
+        if shared is None:
+            passes.append([[(field, 0)], field[3]])
+        else:
+            shared[0].append((field, shared[1]))
+            shared[1] += field[3]
+    totals: List[Optional[List[int]]] = [None] * len(columns)
+    for members, _ in passes:
+        if len(members) == 1:
+            items = members[0][0][2]
+        else:
+            items = [sum(values) for values in zip(*[[value << offset for value in field[2]]
+                                                     for field, offset in members])]
         total = 0
-        for value, lane in zip(part, lanes):
+        for value, lane in zip(items, lanes):
             if value:
                 total += value * lane
         found = _cut(total, resamples)
-        totals = found if totals is None else [low + (high << shift) for low, high in zip(totals, found)]
-    return totals
+        for (index, shift, _, width), offset in members:
+            part = found if len(members) == 1 else [(lane >> offset) & ((1 << width) - 1) for lane in found]
+            if shift:
+                part = [value << shift for value in part]
+            known = totals[index]
+            totals[index] = part if known is None else [a + b for a, b in zip(known, part)]
+    return [column if column is not None else [0] * resamples for column in totals]
