@@ -1031,6 +1031,10 @@ def main():
                         help="run only the resampling step and replace its section of --out")
     parser.add_argument("--nlu-rounds", type=int, default=3,
                         help="interleaved rounds of the nlu comparison on the real data (issue 23)")
+    parser.add_argument("--development-repeat", type=int, default=9,
+                        help="alternated runs of each phase in the Development-against-Post-Evaluation step (the "
+                             "fastest is kept: a ratio of two tenths of a second needs more than --repeat on a "
+                             "shared machine)")
     parser.add_argument("--only-development", action="store_true",
                         help="run only the Development-against-Post-Evaluation step and replace its section of --out")
     parser.add_argument("--only-nlu", action="store_true",
@@ -1064,10 +1068,10 @@ def main():
     if args.only_development:
         folder = tempfile.mkdtemp(prefix="bench-development-")
         try:
-            rows = development(args.repeat, folder, program_copy(folder, "program-development"))
+            rows = development(args.development_repeat, folder, program_copy(folder, "program-development"))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-        section = development_section(rows, args.repeat) + "\n\n" + generated_by(
+        section = development_section(rows, args.development_repeat) + "\n\n" + generated_by(
             "--only-development", time.time() - started).strip()
         with open(args.out, encoding="utf-8") as handle:
             text = handle.read()
@@ -1116,7 +1120,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="bench-programs-")
     try:
         startup_rows = startup(args.repeat, folder)
-        development_rows = development(args.repeat, folder, program_copy(folder, "program-development"))
+        development_rows = development(args.development_repeat, folder, program_copy(folder, "program-development"))
         rows = run([int(s) for s in args.scales.split(",")], args.naive_up_to, args.repeat,
                    program_copy(folder, "program"), program_copy(folder, "program-platform"))
         build_row = build(folder)
@@ -1168,7 +1172,7 @@ def main():
             "Python's default bytecode cache, used for the table above, saves that (warm). Scoring "
             "without an nlu file imports no nltk, regex, numpy, pandas or yaml (a test checks it)." % args.repeat,
             "", startup_table(startup_rows), "",
-            development_section(development_rows, args.repeat), "",
+            development_section(development_rows, args.development_repeat), "",
             kept.get("rescoring") or rescoring_section(rescoring_row, None), "",
             kept.get("nlu") or nlu_section(nlu_result), "",
             kept.get("resampling") or resampling_section(args, resampling_rows, None)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from operator import itemgetter, sub
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -189,21 +190,12 @@ def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, S
     if sum([high - low for _, _, low, high in windows]) > 4 * len(windows) * len(gold) + 64:
         _count_confusions_per_technique(gold, predicted, into)  # wide windows: count, not enumerate
         return
-    pairs = []
-    for technique, start, low, high in windows:
-        own = label[technique]
-        for k in range(low, high):
-            span = spans[k]
-            if span[1] > start and span[2] != own:
-                pairs.append((technique, span[2]))
-    if numbering is None or gold_by_start is None:
-        for key in pairs:
-            into[key] = into.get(key, 0) + 1
-        return
-    names = numbering.techniques
-    for technique, number in pairs:
-        key = (technique, names[number])
-        into[key] = into.get(key, 0) + 1
+    pairs = Counter([(technique, span[2]) for technique, start, low, high in windows for span in spans[low:high]
+                     if span[1] > start and span[2] != label[technique]])  # (in the order first met)
+    names = None if numbering is None or gold_by_start is None else numbering.techniques
+    for (technique, other), count in pairs.items():
+        key = (technique, other) if names is None else (technique, names[other])
+        into[key] = into.get(key, 0) + count
 
 
 def _count_confusions_per_technique(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, Sequence[Span]],
