@@ -278,3 +278,47 @@ def test_the_build_gives_the_development_phase_the_lanes_of_every_track(reposito
         assert results and not refused and not problems
         for track, result in results.items():
             assert count_lanes(str(tmp_path / name), len(result.statistics.items), resamples, INTERVAL_SEED), track
+
+
+def test_the_page_is_the_same_with_and_without_the_count_lanes_on_every_python(tmp_path):
+    """score.py's Development page (each ranking score's interval) for a random baseline on the
+    repository's development sample, with the count lanes the build writes and without them (the
+    resamples drawn), on each Python 3.7-3.13 found: the same bytes, and the same page on all."""
+    import json
+    import subprocess
+    import sys
+    from registry_inputs import STDLIB_TRACKS
+    from test_score_contract import _pythons
+    sys.path.insert(0, str(ROOT))
+    from baselines import write_submission
+    from bundle.public_data import derive_public_data
+    from bundle.resample_counts import phase_count_lanes
+    from scorer.outputs.resample_counts import FILE_NAME
+    settings = (ROOT / "phase_settings" / "dev.json").read_bytes()
+    derive_public_data(str(DEV), str(tmp_path / "public"))
+    write_submission(str(tmp_path / "public"), str(tmp_path / "random"), seed=1)
+    for with_lanes in (False, True):
+        ref = tmp_path / ("lanes" if with_lanes else "drawn") / "input" / "ref"
+        shutil.copytree(str(DEV), str(ref))
+        (ref / "scoring_config.json").write_bytes(settings)
+        res = ref.parent / "res"
+        res.mkdir()
+        for track in STDLIB_TRACKS:  # (the stock images have no nltk)
+            shutil.copyfile(str(tmp_path / "random" / track.filename), str(res / track.filename))
+        if with_lanes:
+            lanes = phase_count_lanes(PROGRAM_DIR, str(ref), str(res), settings, STDLIB_TRACKS)
+            assert FILE_NAME in lanes
+            (ref / FILE_NAME).write_bytes(lanes[FILE_NAME])
+    pages = {}
+    for python in _pythons() or [sys.executable]:
+        for kind in ("drawn", "lanes"):
+            out = tmp_path / kind / ("output-" + os.path.basename(os.path.dirname(os.path.dirname(python))))
+            run = subprocess.run([python, str(ROOT / "scoring_program" / "score.py"), str(tmp_path / kind / "input"),
+                                  str(out)], capture_output=True, text=True,
+                                 env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+            assert run.returncode == 0, (python, run.stderr)
+            page = (out / "detailed_results.html").read_text(encoding="utf-8")
+            assert "ci95|bootstrap:1000|seed:0" in page, python
+            pages.setdefault(kind, set()).add(page)
+            assert json.loads((out / "scores.json").read_text(encoding="utf-8"))
+    assert len(pages["lanes"]) == 1 and pages["lanes"] == pages["drawn"], "the pages differ"
