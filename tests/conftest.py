@@ -148,7 +148,8 @@ def copy_program(target: Path) -> Path:
     return target
 
 
-# --- shared across the whole test run (session-scoped: made once, on first use) --------------------
+# --- shared across the whole test run (session-scoped: made once per test process, on first use;
+# ./run_tests.sh runs one process per core, pytest-xdist) -------------------------------------------
 #
 # ``repository_build``: the repository's own build, ``build_bundle.py --out DIR`` with its checks,
 # as an organiser runs it: every test that reads what the unmodified repository builds (the upload,
