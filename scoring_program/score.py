@@ -220,8 +220,11 @@ class Outcome:
                          for result in self.results}
         tables = None
         if self.detail == "full" and self.results:  # the tracks' tables by group (aggregates)
-            from scorer.outputs.groups import group_tables
-            tables = {result.track: group_tables(result) for result in self.results}
+            from scorer.tracks.registry import BY_NAME
+            tables = {result.track: [] for result in self.results}
+            if any(BY_NAME[track].group_tables for track in tables):  # (else its module is not even read)
+                from scorer.outputs.groups import group_tables
+                tables = {result.track: group_tables(result) for result in self.results}
         write_html(self.output_dir, self.results, shown, not_entered, self.detail, signatures, intervals, resamples,
                    tables)
         if self.items_dir is not None:

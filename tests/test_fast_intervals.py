@@ -165,7 +165,8 @@ def test_tracks_with_as_many_items_share_their_draws():
 # --- the count lanes the build writes (scorer/outputs/resample_counts.py) -------------------------
 
 def _lanes_folder(tmp_path, sizes, resamples, seed=0):
-    from scorer.outputs.resample_counts import FILE_NAME, file_bytes
+    from bundle.resample_counts import file_bytes
+    from scorer.outputs.resample_counts import FILE_NAME
     (tmp_path / FILE_NAME).write_bytes(file_bytes(sizes, resamples, seed))
     return tmp_path
 
@@ -223,7 +224,8 @@ def test_a_count_file_that_does_not_fit_is_not_used_and_the_intervals_are_drawn(
     format, a link: the run draws (the same intervals)."""
     import os
     from scorer.outputs import resample_counts
-    from scorer.outputs.resample_counts import FILE_NAME, count_lanes, file_bytes
+    from bundle.resample_counts import file_bytes
+    from scorer.outputs.resample_counts import FILE_NAME, count_lanes
     result = generated["t6_st1"] if "t6_st1" in generated else next(iter(generated.values()))
     n_items = len(result.statistics.items)
     good = file_bytes([n_items], 100, 0)

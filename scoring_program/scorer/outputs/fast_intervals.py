@@ -130,7 +130,7 @@ def pooled_statistics(statistics: ItemStatistics) -> Optional[ItemStatistics]:
             members.setdefault(kind, []).append(position)
     groups = list(members.values())
     columns = list(zip(*statistics.rows))  # (each item's sum over the techniques, in their order, from 0)
-    pooled = [[reduce(operator.add, values, 0) for values in zip(*[columns[position] for position in positions])]
+    pooled = [list(map(reduce, repeat(operator.add), zip(*[columns[position] for position in positions]), repeat(0)))
               for positions in groups]
     rows = list(zip(*pooled)) if pooled else [() for _ in statistics.rows]
     return ItemStatistics(statistics.track, statistics.items, ["%s|all" % kind for kind in members], rows, ("all",),
@@ -209,12 +209,12 @@ def _plans(statistics: ItemStatistics, keys: Sequence[str]) -> List[Tuple[Resamp
     plans = []
     for pooled, form_keys in by_form.items():
         form = pooled_statistics(statistics) if pooled else None
-        if form is not None and any(columns_read(form, key) is None for key in form_keys):
-            form = None
-        form = form if form is not None else statistics
+        found = [columns_read(form, key) for key in form_keys] if form is not None else [None]
+        if None in found:  # (not pooled, or pooling does not tell: the statistics as they are)
+            form = statistics
+            found = [columns_read(form, key) for key in form_keys]
         read: set = set()
-        for key in form_keys:
-            columns = columns_read(form, key)
+        for columns in found:
             read.update(form.columns if columns is None else columns)
         plans.append((ResampleSums(form, [column for column in form.columns if column in read], exact_floats=True),
                        form_keys))
@@ -300,11 +300,16 @@ class _LaneOps:
 
     @staticmethod
     def divide(numerator, denominator, default):
-        return _over_lanes(ScalarOps.divide, numerator, denominator, default)
+        if not isinstance(denominator, _Lanes):
+            return _over_lanes(ScalarOps.divide, numerator, denominator, default)
+        # (ScalarOps.divide's expression, inline: a call per lane would be most of the aggregate's cost)
+        return _Lanes([a / b if b else c for a, b, c in zip(_each(numerator), denominator, _each(default))])
 
     @staticmethod
     def where(condition, if_true, if_false):
-        return _over_lanes(ScalarOps.where, condition, if_true, if_false)
+        if not isinstance(condition, _Lanes):
+            return _over_lanes(ScalarOps.where, condition, if_true, if_false)
+        return _Lanes([t if c else f for c, t, f in zip(condition, _each(if_true), _each(if_false))])  # (ScalarOps.where's)
 
     @staticmethod
     def sqrt(value):

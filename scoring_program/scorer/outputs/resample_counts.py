@@ -4,8 +4,8 @@ A Development run shows each ranking score's 95% interval over 1,000 bootstrap r
 (``resampling.resample_indices``). Drawing them is one ``random()`` per item and resample, most of
 what the intervals cost; the draws depend only on the number of items, the resamples and the seed.
 So the build draws them once for each number of items of a phase's tracks and writes them beside
-the gold (``FILE_NAME``, in the phase's reference data, like nlu's token cache), and a run reads
-them. Without the file (or with one that does not fit) a run draws them itself: the same
+the gold (``FILE_NAME``, in the phase's reference data, like nlu's token cache; the writer is the
+build's, ``bundle/resample_counts.py``), and a run reads them. Without the file (or with one that does not fit) a run draws them itself: the same
 resamples, the same numbers, slower.
 
 They are kept as **count lanes**: for each item, one unsigned 32-bit integer per resample (how many
@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 FILE_NAME = "interval_resamples.bin"
 FORMAT = 1
@@ -36,33 +36,6 @@ MAX_LANES = 1_000_000
 MAX_HEADER = 1 << 16
 
 _LANE_FORMAT = "I"  # (unsigned int: 32 bits wherever CPython runs)
-
-
-def counts_bytes(n_items: int, resamples: int, seed: int) -> bytes:
-    """The count lanes of ``resample_indices(n_items, resamples, seed)``, item after item."""
-    from .fast_intervals import drawn_resamples
-    counts = [0] * (n_items * resamples)
-    for resample, indices in enumerate(drawn_resamples(n_items, resamples, seed)):
-        for index in indices:
-            counts[index * resamples + resample] += 1
-    return b"".join(count.to_bytes(LANE_BYTES, "little") for count in counts)
-
-
-def file_bytes(item_counts: Iterable[int], resamples: int, seed: int) -> Optional[bytes]:
-    """``FILE_NAME``'s content for the numbers of items ``item_counts`` (each once, smallest first;
-    those above ``MAX_LANES`` left out); None when none is left. Deterministic."""
-    sizes = sorted({n for n in item_counts if n > 0 and n * resamples <= MAX_LANES})
-    if not sizes or resamples <= 0:
-        return None
-    sets, payloads, offset = [], [], 0
-    for n_items in sizes:
-        payload = counts_bytes(n_items, resamples, seed)
-        sets.append({"items": n_items, "offset": offset})
-        payloads.append(payload)
-        offset += len(payload)
-    header = json.dumps({"format": FORMAT, "resamples": resamples, "seed": seed, "sets": sets}, sort_keys=True,
-                        separators=(",", ":")) + "\n"
-    return header.encode("ascii") + b"".join(payloads)
 
 
 # What this process read: (path, n_items, resamples, seed) -> the lanes, or None (tracks with as many
