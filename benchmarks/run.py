@@ -1031,7 +1031,7 @@ def main():
                         help="run only the resampling step and replace its section of --out")
     parser.add_argument("--nlu-rounds", type=int, default=3,
                         help="interleaved rounds of the nlu comparison on the real data (issue 23)")
-    parser.add_argument("--development-repeat", type=int, default=9,
+    parser.add_argument("--development-repeat", type=int, default=15,
                         help="alternated runs of each phase in the Development-against-Post-Evaluation step (the "
                              "fastest is kept: a ratio of two tenths of a second needs more than --repeat on a "
                              "shared machine)")

@@ -71,7 +71,7 @@ class SpanStatistics:
         self._pending: List[Tuple[int, int, float, float, int, int]] = []
         # (predicted technique, gold technique) -> overlapping span pairs of two techniques; None:
         # not counted (a phase whose detailed results show the scores only)
-        self.confusions: Optional[Dict[Tuple[str, str], int]] = {} if confusions else None
+        self.confusions: Optional[Dict[Tuple[str, str], int]] = Counter() if confusions else None
 
     def add_document(self, document: str, gold: Mapping[str, Sequence[Span]],
                      predicted: Mapping[str, Sequence[Span]], disjoint: bool = False,
@@ -190,12 +190,18 @@ def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, S
     if sum([high - low for _, _, low, high in windows]) > 4 * len(windows) * len(gold) + 64:
         _count_confusions_per_technique(gold, predicted, into)  # wide windows: count, not enumerate
         return
-    pairs = Counter([(technique, span[2]) for technique, start, low, high in windows for span in spans[low:high]
-                     if span[1] > start and span[2] != label[technique]])  # (in the order first met)
-    names = None if numbering is None or gold_by_start is None else numbering.techniques
-    for (technique, other), count in pairs.items():
-        key = (technique, other) if names is None else (technique, names[other])
-        into[key] = into.get(key, 0) + count
+    if numbering is None or gold_by_start is None:
+        pairs = [(technique, span[2]) for technique, start, low, high in windows for span in spans[low:high]
+                 if span[1] > start and span[2] != label[technique]]
+    else:
+        names = numbering.techniques
+        pairs = [(technique, names[span[2]]) for technique, start, low, high in windows for span in spans[low:high]
+                 if span[1] > start and span[2] != label[technique]]
+    if isinstance(into, Counter):
+        into.update(pairs)  # (counted in C)
+    else:
+        for key in pairs:
+            into[key] = into.get(key, 0) + 1
 
 
 def _count_confusions_per_technique(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, Sequence[Span]],

@@ -338,7 +338,7 @@ def lane_values(statistics: ItemStatistics, keys: Sequence[str], lanes: Sequence
         found_totals = lane_totals(lanes, [integers for _, integers, _ in sums.integer_columns], resamples)
         if found_totals is None:
             return None
-        columns = [totals if scale is None else [total / (1 << scale) for total in totals]
+        columns = [totals if scale is None else list(map((1 << scale).__rtruediv__, totals))  # (total / 2**scale)
                    for totals, (_, _, scale) in zip(found_totals, sums.integer_columns)]
         hint = form_keys[0] if len(form_keys) == 1 else None
         found = None

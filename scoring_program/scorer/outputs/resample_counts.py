@@ -141,7 +141,8 @@ def lane_totals(lanes: Sequence[int], columns: Sequence[Sequence[int]], resample
                 total += value * lane
         found = _cut(total, resamples)
         for (index, shift, _, width), offset in members:
-            part = found if len(members) == 1 else [(lane >> offset) & ((1 << width) - 1) for lane in found]
+            mask = (1 << width) - 1
+            part = found if len(members) == 1 else [(lane >> offset) & mask for lane in found]
             if shift:
                 part = [value << shift for value in part]
             known = totals[index]
