@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Dict, Iterable, Optional, Sequence
 
-from scorer.outputs.fast_intervals import drawn_resamples
+from scorer.outputs.drawn_resamples import drawn_resamples
 from scorer.outputs.resample_counts import FILE_NAME, FORMAT, LANE_BYTES, MAX_LANES
 from scorer.outputs.resampling import INTERVAL_SEED, MAX_INTERVAL_WORK, interval_work
 from scorer.readers.options import apply_settings, load_options

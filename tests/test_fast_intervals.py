@@ -18,8 +18,8 @@ import shutil
 import pytest
 
 from conftest import ROOT
-from scorer.outputs.fast_intervals import (ResampleSums, _Reads, columns_read, drawn_resamples, pooled_statistics,
-                                   resampled_values)
+from scorer.outputs.drawn_resamples import drawn_resamples, packed_totals, resampled_values
+from scorer.outputs.fast_intervals import ResampleSums, _Reads, columns_read, pooled_statistics
 from scorer.run.in_process import score_in_process
 from scorer.machinery.per_item import ItemStatistics, column_totals
 from scorer.tracks.registry import TRACKS
@@ -132,7 +132,7 @@ def test_packed_and_float_sums_equal_column_totals():
     statistics = ItemStatistics("nlu", [str(i) for i in range(300)], ["a", "b", "c", "d", "e", "f"], rows)
     sums = ResampleSums(statistics, statistics.columns)
     for indices in resample_indices(300, 50, 9) + [[0], [299] * 300]:
-        found = sums.totals(indices)
+        found = packed_totals(sums, indices)
         expected = column_totals(statistics, indices)
         assert found == expected
         assert [type(found[c]) for c in "abcef"] == [type(expected[c]) for c in "abcef"]
@@ -147,7 +147,7 @@ def test_exact_float_sums_are_the_correctly_rounded_sums():
     statistics = ItemStatistics("t6_st2", [str(i) for i in range(250)], ["p", "n", "q"], rows)
     sums = ResampleSums(statistics, statistics.columns, exact_floats=True)
     for indices in resample_indices(250, 40, 2):
-        found = sums.totals(indices)
+        found = packed_totals(sums, indices)
         for j, column in enumerate(("p", "n", "q")):
             exact = sum((Fraction(rows[i][j]) for i in indices), Fraction(0))
             assert found[column] == (float(exact) if column != "n" else int(exact)), column
@@ -155,11 +155,11 @@ def test_exact_float_sums_are_the_correctly_rounded_sums():
 
 
 def test_tracks_with_as_many_items_share_their_draws():
-    from scorer.outputs import fast_intervals
-    first = fast_intervals._shared_draws(200, 50, 0)
-    assert fast_intervals._shared_draws(200, 50, 0) is first
+    from scorer.outputs.drawn_resamples import shared_draws
+    first = shared_draws(200, 50, 0)
+    assert shared_draws(200, 50, 0) is first
     assert first == resample_indices(200, 50, 0)
-    assert fast_intervals._shared_draws(201, 50, 0) == resample_indices(201, 50, 0)
+    assert shared_draws(201, 50, 0) == resample_indices(201, 50, 0)
 
 
 # --- the count lanes the build writes (scorer/outputs/resample_counts.py) -------------------------

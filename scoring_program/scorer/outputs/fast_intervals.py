@@ -19,15 +19,13 @@ Three reductions of the per-item statistics, each exact or documented:
   (the tracks' cards say so; to 1e-12, ``tests/test_fast_intervals.py``). Exact sums do not depend
   on the order of the items, so the resamples can be summed in any form: as drawn, or as counts.
 
-Two ways to the same sums: the build's **count lanes** of the phase (``resample_counts.py``: every
-resample's total of a column as one sum of big-integer products), or, without them, the resamples
-**drawn** here, each summed as one big integer per item (the columns packed into fields). Columns
-that are neither (negative values) are added item by item in each drawn resample's order, as
-``per_item.column_totals`` adds them: bit-identical.
-
-The draws of the resamples depend only on the number of items (and the count and seed): tracks
-with as many items (SemEval-2021 Task 6's subtasks on one set of memes) share one set of draws in a
-process (``_shared_draws``). Standard library only.
+Two ways to the same sums (``bootstrap_intervals``): the build's **count lanes** of the phase
+(``resample_counts.py``: every resample's total of a column as one sum of big-integer products,
+and the track's aggregate once over all resamples, ``lane_values``), or, without them, the
+resamples **drawn** in the run (``drawn_resamples.py``: each summed as one big integer per item,
+the columns packed into fields). Columns that are neither (negative values) are added item by
+item in each drawn resample's order, as ``per_item.column_totals`` adds them: bit-identical.
+Standard library only.
 """
 
 from __future__ import annotations
@@ -35,8 +33,7 @@ from __future__ import annotations
 import math
 import operator
 from functools import reduce
-from itertools import repeat, starmap
-from math import floor
+from itertools import repeat
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..machinery.per_item import ItemStatistics, ScalarOps, column_totals
@@ -140,13 +137,13 @@ def pooled_statistics(statistics: ItemStatistics) -> Optional[ItemStatistics]:
 # --- the sums of one resample ---------------------------------------------------------------------
 
 class ResampleSums:
-    """The totals of a few columns over the items of any resample.
+    """What the totals of a few columns over the items of any resample are made of.
 
-    Integer columns of nonnegative values share one big integer per item (a field per column);
-    the others are added item by item in the resample's order, as ``per_item.column_totals`` does.
-    Every other column of ``statistics`` gets its total over all items once (a constant).
     ``integer_columns``: (column, its nonnegative integers, one per item, and None, or for a float
-    column the power of two they are in units of), for the count lanes.
+    column the power of two they are in units of): what the count lanes sum, and the drawn
+    resamples pack into one big integer per item (``packed_fields``: column, shift, mask, scale);
+    ``float_columns``: (column, its values), added item by item in a drawn resample's order, as
+    ``per_item.column_totals`` does; ``base``: every column's total over all items (the constants).
     """
 
     def __init__(self, statistics: ItemStatistics, columns: Sequence[str], exact_floats: bool = False) -> None:
@@ -176,28 +173,7 @@ class ResampleSums:
             self.packed_fields.append((column, shift, (1 << width) - 1, scale))
             self.integer_columns.append((column, integers, scale))
             shift += width
-        self.packed: Optional[List[int]] = None  # made by the first ``totals`` (the count lanes need none)
-
-    def _pack(self) -> List[int]:
-        packed = [0] * len(self.statistics.rows)
-        for (_, integers, _), (_, at, _, _) in zip(self.integer_columns, self.packed_fields):
-            packed = [item | (value << at) for item, value in zip(packed, integers)]
-        return packed
-
-    def totals(self, indices: Sequence[int]) -> Dict[str, Any]:
-        """The column totals over the items at ``indices`` (a non-empty resample)."""
-        totals = dict(self.base)
-        if self.packed_fields:
-            if self.packed is None:
-                self.packed = self._pack()
-            packed = sum(map(self.packed.__getitem__, indices))
-            for column, shift, mask, scale in self.packed_fields:
-                total = (packed >> shift) & mask
-                totals[column] = total if scale is None else total / (1 << scale)  # (correctly rounded)
-        for column, values in self.float_columns:
-            start = 0.0 if isinstance(values[indices[0]], float) else 0
-            totals[column] = reduce(operator.add, map(values.__getitem__, indices), start)
-        return totals
+        self.packed: Optional[List[int]] = None  # (drawn_resamples.packed_totals makes them: the lanes need none)
 
 
 def _plans(statistics: ItemStatistics, keys: Sequence[str]) -> List[Tuple[ResampleSums, List[str]]]:
@@ -219,28 +195,6 @@ def _plans(statistics: ItemStatistics, keys: Sequence[str]) -> List[Tuple[Resamp
         plans.append((ResampleSums(form, [column for column in form.columns if column in read], exact_floats=True),
                        form_keys))
     return plans
-
-
-def resampled_values(statistics: ItemStatistics, keys: Sequence[str],
-                     resamples: Sequence[Sequence[int]]) -> Dict[str, List[Any]]:
-    """key -> its value on each resample (``resamples``: lists of item indices), from the reduced
-    statistics (the module's docstring: bit-identical to ``per_item.column_totals`` and the
-    aggregate, but for the pooled float sums' last bit)."""
-    from .resampling import aggregate
-    values: Dict[str, List[Any]] = {key: [] for key in keys}
-    if not len(statistics.items):
-        for indices in resamples:
-            totals = column_totals(statistics, indices)
-            for key in keys:
-                values[key].append(aggregate(statistics, totals, key=key)[key])
-        return values
-    plans = _plans(statistics, keys)
-    for indices in resamples:
-        for sums, form_keys in plans:
-            scores = aggregate(sums.statistics, sums.totals(indices), key=form_keys[0] if len(form_keys) == 1 else None)
-            for key in form_keys:
-                values[key].append(scores[key])
-    return values
 
 
 # --- every resample at once, from the count lanes -------------------------------------------------
@@ -364,37 +318,6 @@ def lane_values(statistics: ItemStatistics, keys: Sequence[str], lanes: Sequence
     return values
 
 
-def drawn_resamples(n_items: int, resamples: int, seed: int):
-    """``resampling.resample_indices(n_items, resamples, seed)``, one resample at a time, without
-    holding them all: the same draws, ``floor(random() * n)`` as ``random.Random(seed).choices``
-    makes them on every Python since 3.6 (``int()`` before 3.9: the same for these nonnegative
-    values), with the loop in C (``starmap``) instead of a list comprehension: the draws are most
-    of the intervals' cost."""
-    import random
-    draw = random.Random(seed).random
-    size = float(n_items)
-    for _ in range(resamples):
-        yield list(map(floor, map(size.__mul__, starmap(draw, repeat((), n_items)))))
-
-
-# The last draws made, for the next track with as many items: (n_items, resamples, seed), the draws.
-_LAST_DRAWS: List[Any] = [None, None]
-SHARED_DRAWS_LIMIT = 1_000_000  # items x resamples kept (8 bytes a draw); larger ones are streamed
-
-
-def _shared_draws(n_items: int, resamples: int, seed: int):
-    """``drawn_resamples(n_items, resamples, seed)``, kept for the next call with the same arguments
-    (up to ``SHARED_DRAWS_LIMIT`` draws; larger ones are drawn one resample at a time)."""
-    key = (n_items, resamples, seed)
-    if _LAST_DRAWS[0] == key:
-        return _LAST_DRAWS[1]
-    if n_items * resamples > SHARED_DRAWS_LIMIT:
-        return drawn_resamples(n_items, resamples, seed)
-    draws = list(drawn_resamples(n_items, resamples, seed))
-    _LAST_DRAWS[0], _LAST_DRAWS[1] = key, draws
-    return draws
-
-
 def bootstrap_intervals(statistics: ItemStatistics, keys: Sequence[str], resamples: int, seed: int,
                         confidence: Tuple[int, int], reference_dir: Optional[str] = None,
                         max_work: Optional[int] = None) -> Optional[Dict[str, Tuple[float, float]]]:
@@ -411,7 +334,8 @@ def bootstrap_intervals(statistics: ItemStatistics, keys: Sequence[str], resampl
     if values is None:
         if max_work is not None and interval_work(statistics, resamples) > max_work:
             return None
-        values = resampled_values(statistics, keys, _shared_draws(len(statistics.items), resamples, seed))
+        from .drawn_resamples import resampled_values, shared_draws
+        values = resampled_values(statistics, keys, shared_draws(len(statistics.items), resamples, seed))
     intervals = {}
     for key in keys:
         ordered = sorted(values[key])

@@ -88,7 +88,7 @@ def confidence_interval(statistics: ItemStatistics, key: str, resamples: Sequenc
                         confidence=CONFIDENCE) -> Tuple[float, float]:
     """The percentile bootstrap interval of score ``key`` over ``resamples`` (standard library; the
     sums of only what the score reads: ``fast_intervals.py``)."""
-    from .fast_intervals import resampled_values
+    from .drawn_resamples import resampled_values
     values = sorted(resampled_values(statistics, [key], resamples)[key])
     low, high = interval_positions(len(values), confidence)
     return values[low], values[high]
