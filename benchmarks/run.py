@@ -46,6 +46,9 @@ sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
 from scorer.tracks.registry import BY_NAME, TRACKS as REGISTERED  # noqa: E402
 
+sys.path.insert(1, ROOT)  # (after the program: the build's modules, for what a built phase holds)
+from bundle.resample_counts import phase_count_lanes  # noqa: E402
+
 # Each track's input generator (gold in ref/, a submission in res/, at a scale of the real data; its
 # module's write_benchmark_input): the benchmark knows no file format.
 TRACKS = {track.name: track.write_benchmark_input for track in REGISTERED}
@@ -364,8 +367,6 @@ def development_count_lanes(base, tracks):
     """What the build adds to a Development phase's reference data for its intervals (the count
     lanes of ``bundle/resample_counts.py``), for the gold in ``base``/ref and the submission in
     ``base``/res."""
-    sys.path.insert(0, ROOT)
-    from bundle.resample_counts import phase_count_lanes
     with open(os.path.join(ROOT, "phase_settings", "dev.json"), "rb") as handle:
         settings = handle.read()
     return phase_count_lanes(os.path.join(ROOT, "scoring_program"), os.path.join(base, "ref"),

@@ -16,7 +16,7 @@ from scorer.outputs.drawn_resamples import drawn_resamples
 from scorer.outputs.resample_counts import FILE_NAME, FORMAT, LANE_BYTES, MAX_LANES
 from scorer.outputs.resampling import INTERVAL_SEED, MAX_INTERVAL_WORK, interval_work
 from scorer.readers.options import apply_settings, load_options
-from scorer.run.in_process import scored_files
+from scorer.run.in_process import phase_tracks, scored_files
 from scorer.run.submission import locate_submission
 
 
@@ -30,8 +30,7 @@ def phase_count_lanes(program_dir: str, gold_dir: str, submission_dir: str, sett
     if options.detailed_results != "full" or not options.interval_resamples or options.blind:
         return {}
     resamples = options.interval_resamples
-    found = [(track, track.find_gold(gold_dir)) for track in tracks]
-    phase = [(track, gold) for track, gold in found if gold is not None]
+    phase = phase_tracks(gold_dir, tracks)
     files = locate_submission(submission_dir, [track for track, _ in phase]).files
     sizes = [len(result.statistics.items) for _, result, error in scored_files(phase, files, options, gold_dir)
              if error is None and interval_work(result.statistics, resamples) <= MAX_INTERVAL_WORK]

@@ -18,7 +18,7 @@ import shutil
 import pytest
 
 from conftest import ROOT
-from scorer.outputs.drawn_resamples import drawn_resamples, packed_totals, resampled_values
+from scorer.outputs.drawn_resamples import PackedSums, drawn_resamples, resampled_values
 from scorer.outputs.fast_intervals import ResampleSums, _Reads, columns_read, pooled_statistics
 from scorer.run.in_process import score_in_process
 from scorer.machinery.per_item import ItemStatistics, column_totals
@@ -130,9 +130,9 @@ def test_packed_and_float_sums_equal_column_totals():
     rows = [(rng.randrange(5), rng.random(), rng.randrange(1 << 70), 0, -rng.randrange(3), rng.choice([0, 0.5]))
             for _ in range(300)]
     statistics = ItemStatistics("nlu", [str(i) for i in range(300)], ["a", "b", "c", "d", "e", "f"], rows)
-    sums = ResampleSums(statistics, statistics.columns)
+    sums = PackedSums(ResampleSums(statistics, statistics.columns))
     for indices in resample_indices(300, 50, 9) + [[0], [299] * 300]:
-        found = packed_totals(sums, indices)
+        found = sums.totals(indices)
         expected = column_totals(statistics, indices)
         assert found == expected
         assert [type(found[c]) for c in "abcef"] == [type(expected[c]) for c in "abcef"]
@@ -145,9 +145,9 @@ def test_exact_float_sums_are_the_correctly_rounded_sums():
     rows = [(rng.random() * rng.choice([1, 3, 1e-9]), rng.randrange(4), rng.choice([0.0, 0.5, 1 / 3]))
             for _ in range(250)]
     statistics = ItemStatistics("t6_st2", [str(i) for i in range(250)], ["p", "n", "q"], rows)
-    sums = ResampleSums(statistics, statistics.columns, exact_floats=True)
+    sums = PackedSums(ResampleSums(statistics, statistics.columns, exact_floats=True))
     for indices in resample_indices(250, 40, 2):
-        found = packed_totals(sums, indices)
+        found = sums.totals(indices)
         for j, column in enumerate(("p", "n", "q")):
             exact = sum((Fraction(rows[i][j]) for i in indices), Fraction(0))
             assert found[column] == (float(exact) if column != "n" else int(exact)), column
@@ -222,7 +222,6 @@ def test_lane_totals_are_the_sums_over_each_resample():
 def test_a_count_file_that_does_not_fit_is_not_used_and_the_intervals_are_drawn(generated, tmp_path):
     """Truncated, a count changed in the first resample or in a later one, not JSON, another
     format, a link: the run draws (the same intervals)."""
-    import os
     from scorer.outputs import resample_counts
     from bundle.resample_counts import file_bytes
     from scorer.outputs.resample_counts import FILE_NAME, count_lanes

@@ -12,29 +12,41 @@ import operator
 from functools import reduce
 from itertools import repeat, starmap
 from math import floor
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..machinery.per_item import ItemStatistics, column_totals
 from .fast_intervals import ResampleSums, _plans
 
 
-def packed_totals(sums: ResampleSums, indices: Sequence[int]) -> Dict[str, Any]:
-    """The column totals of ``sums`` over the items at ``indices`` (a non-empty resample)."""
-    totals = dict(sums.base)
-    if sums.packed_fields:
-        if sums.packed is None:  # (each item's integer columns, one field each, made once)
-            packed_items = [0] * len(sums.statistics.rows)
-            for (_, integers, _), (_, at, _, _) in zip(sums.integer_columns, sums.packed_fields):
-                packed_items = [item | (value << at) for item, value in zip(packed_items, integers)]
-            sums.packed = packed_items
-        packed = sum(map(sums.packed.__getitem__, indices))
-        for column, shift, mask, scale in sums.packed_fields:
-            total = (packed >> shift) & mask
-            totals[column] = total if scale is None else total / (1 << scale)  # (correctly rounded)
-    for column, values in sums.float_columns:
-        start = 0.0 if isinstance(values[indices[0]], float) else 0
-        totals[column] = reduce(operator.add, map(values.__getitem__, indices), start)
-    return totals
+class PackedSums:
+    """The totals of ``sums``' columns over the items of any drawn resample: its integer columns
+    share one big integer per item (a field per column, wide enough for any resample's total), so a
+    resample's totals are one ``sum`` of big integers, then cut into fields; its other float columns
+    are added item by item in the resample's order."""
+
+    def __init__(self, sums: ResampleSums) -> None:
+        self.sums = sums
+        self.fields: List[Tuple[str, int, int, Optional[int]]] = []  # (column, shift, mask, float scale bits)
+        self.items = [0] * len(sums.statistics.rows)
+        shift = 0
+        for column, integers, scale in sums.integer_columns:
+            width = (max(integers, default=0) * len(integers)).bit_length() + 1
+            self.fields.append((column, shift, (1 << width) - 1, scale))
+            self.items = [item | (value << shift) for item, value in zip(self.items, integers)]
+            shift += width
+
+    def totals(self, indices: Sequence[int]) -> Dict[str, Any]:
+        """The column totals over the items at ``indices`` (a non-empty resample)."""
+        totals = dict(self.sums.base)
+        if self.fields:
+            packed = sum(map(self.items.__getitem__, indices))
+            for column, shift, mask, scale in self.fields:
+                total = (packed >> shift) & mask
+                totals[column] = total if scale is None else total / (1 << scale)  # (correctly rounded)
+        for column, values in self.sums.float_columns:
+            start = 0.0 if isinstance(values[indices[0]], float) else 0
+            totals[column] = reduce(operator.add, map(values.__getitem__, indices), start)
+        return totals
 
 
 def resampled_values(statistics: ItemStatistics, keys: Sequence[str],
@@ -50,10 +62,10 @@ def resampled_values(statistics: ItemStatistics, keys: Sequence[str],
             for key in keys:
                 values[key].append(aggregate(statistics, totals, key=key)[key])
         return values
-    plans = _plans(statistics, keys)
+    plans = [(PackedSums(sums), form_keys) for sums, form_keys in _plans(statistics, keys)]
     for indices in resamples:
-        for sums, form_keys in plans:
-            scores = aggregate(sums.statistics, packed_totals(sums, indices),
+        for packed, form_keys in plans:
+            scores = aggregate(packed.sums.statistics, packed.totals(indices),
                                key=form_keys[0] if len(form_keys) == 1 else None)
             for key in form_keys:
                 values[key].append(scores[key])

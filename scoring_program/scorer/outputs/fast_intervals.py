@@ -141,7 +141,7 @@ class ResampleSums:
 
     ``integer_columns``: (column, its nonnegative integers, one per item, and None, or for a float
     column the power of two they are in units of): what the count lanes sum, and the drawn
-    resamples pack into one big integer per item (``packed_fields``: column, shift, mask, scale);
+    resamples pack into one big integer per item (``drawn_resamples.PackedSums``);
     ``float_columns``: (column, its values), added item by item in a drawn resample's order, as
     ``per_item.column_totals`` does; ``base``: every column's total over all items (the constants).
     """
@@ -153,10 +153,8 @@ class ResampleSums:
         rows = statistics.rows
         position = {column: i for i, column in enumerate(statistics.columns)}
         self.base = column_totals(statistics)  # every column's total: the constants
-        self.packed_fields: List[Tuple[str, int, int, Optional[int]]] = []  # (column, shift, mask, float scale bits)
         self.float_columns: List[Tuple[str, List[Any]]] = []
         self.integer_columns: List[Tuple[str, List[int], Optional[int]]] = []
-        shift = 0
         for column in columns:
             values = [row[position[column]] for row in rows]
             scale: Optional[int] = None  # an integer column
@@ -169,11 +167,7 @@ class ResampleSums:
             else:
                 self.float_columns.append((column, values))
                 continue
-            width = (max(integers, default=0) * len(rows)).bit_length() + 1
-            self.packed_fields.append((column, shift, (1 << width) - 1, scale))
             self.integer_columns.append((column, integers, scale))
-            shift += width
-        self.packed: Optional[List[int]] = None  # (drawn_resamples.packed_totals makes them: the lanes need none)
 
 
 def _plans(statistics: ItemStatistics, keys: Sequence[str]) -> List[Tuple[ResampleSums, List[str]]]:

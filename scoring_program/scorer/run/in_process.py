@@ -7,7 +7,7 @@ and refusals, without writing outputs.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..readers.result import TrackResult, unstorable_scores
 
@@ -16,10 +16,12 @@ class ReferenceDataProblem(Exception):
     """The phase's gold cannot be read: nothing can be scored (an organiser's problem)."""
 
 
-def phase_tracks(reference_dir: str) -> List[Tuple[object, str]]:
-    """(track, gold path) of every track whose gold is in ``reference_dir``, in registry order."""
-    from ..tracks.registry import TRACKS
-    found = [(track, track.find_gold(reference_dir)) for track in TRACKS]
+def phase_tracks(reference_dir: str, tracks: Optional[Sequence] = None) -> List[Tuple[object, str]]:
+    """(track, gold path) of every track of ``tracks`` (default: the registry's, in its order)
+    whose gold is in ``reference_dir``."""
+    if tracks is None:
+        from ..tracks.registry import TRACKS as tracks
+    found = [(track, track.find_gold(reference_dir)) for track in tracks]
     return [(track, gold) for track, gold in found if gold is not None]
 
 
