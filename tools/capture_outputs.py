@@ -12,6 +12,11 @@ Writes into OUT_DIR (which must not exist), for the code of the repository this 
   plus its stdout and exit code;
 - ``benchmark/<track>/``: the same for each track's benchmark input at ``--scale`` (the track
   module's ``write_benchmark_input`` with ``random.Random(scale)``, as ``benchmarks/run.py``);
+- ``phases/<settings>/<track>/``: ``score.py`` on each track's benchmark input at x1 (and ``all``: every
+  track's in one phase) under each of ``phase_settings/*.json`` as its ``ref/scoring_config.json``
+  (the Development page with its intervals, the Post-Evaluation scores, the blind phase's outputs);
+- ``local/<phase>/``: ``starting_kit/score_locally.py``'s stdout (its intervals) on the random
+  baseline of seed 42 against that phase's sample gold;
 - ``rank/<phase>/``: ``rank_submissions.py``'s outputs on the random baselines of seeds 1, 2, 3 and
   the majority baseline, and ``rank/benchmark/``: on the benchmark submissions of every track at
   ``--scale`` against their gold in one folder. The figures (``*.svg``, ``*.pdf``) are left out:
@@ -46,6 +51,44 @@ def run_score(input_dir: str, target: str) -> None:
                              universal_newlines=True)
     with open(os.path.join(target, "run.txt"), "w", encoding="utf-8") as handle:
         handle.write("exit %d\n--- stdout\n%s--- stderr\n%s" % (process.returncode, process.stdout, process.stderr))
+
+
+def run_local(submission: str, ref: str, target: str) -> None:
+    with tempfile.TemporaryDirectory() as out:
+        process = subprocess.run([sys.executable, os.path.join(ROOT, "starting_kit", "score_locally.py"), submission,
+                                  "--ref", ref, "--out", os.path.join(out, "scoring_output")],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, cwd=out)
+    with open(os.path.join(target, "run.txt"), "w", encoding="utf-8") as handle:
+        handle.write("exit %d\n--- stdout\n%s--- stderr\n%s" % (process.returncode,
+                                                               process.stdout.replace(out, "OUT"),
+                                                               process.stderr.replace(out, "OUT")))
+
+
+def capture_phases(out_dir: str, work: str, tracks) -> None:
+    """Each track's benchmark input at x1 (and all of them together) under each phase's settings."""
+    settings_dir = os.path.join(ROOT, "phase_settings")
+    inputs = {}
+    everything = os.path.join(work, "phases_input", "all")
+    for track in tracks:
+        input_dir = os.path.join(work, "phases_input", track.name)
+        os.makedirs(os.path.join(input_dir, "ref"))
+        os.makedirs(os.path.join(input_dir, "res"))
+        track.write_benchmark_input(input_dir, 1, random.Random(1))
+        inputs[track.name] = input_dir
+        for side in ("ref", "res"):
+            for name in os.listdir(os.path.join(input_dir, side)):
+                source, copy = os.path.join(input_dir, side, name), os.path.join(everything, side, name)
+                os.makedirs(os.path.dirname(copy), exist_ok=True)
+                (shutil.copytree if os.path.isdir(source) else shutil.copyfile)(source, copy)
+    inputs["all"] = everything
+    for settings in sorted(os.listdir(settings_dir)):
+        for name, input_dir in inputs.items():
+            config = os.path.join(input_dir, "ref", "scoring_config.json")
+            shutil.copyfile(os.path.join(settings_dir, settings), config)
+            target = os.path.join(out_dir, "phases", os.path.splitext(settings)[0], name)
+            os.makedirs(target)
+            run_score(input_dir, target)
+            os.remove(config)
 
 
 def run_rank(submissions: str, ref: str, target: str, resamples: int, baselines=()) -> None:
@@ -88,6 +131,10 @@ def capture(out_dir: str, scale: int, resamples: int) -> None:
                     target = os.path.join(out_dir, "sample", phase, name)
                     os.makedirs(target)
                     run_score(input_dir, target)
+                if name == "random_42":
+                    target = os.path.join(out_dir, "local", phase)
+                    os.makedirs(target)
+                    run_local(folder, gold, target)
             majority = os.path.join(work, phase, "majority")
             shutil.move(os.path.join(submissions, "majority"), majority)
             shutil.rmtree(os.path.join(submissions, "random_42"))
@@ -95,6 +142,7 @@ def capture(out_dir: str, scale: int, resamples: int) -> None:
             os.makedirs(target)
             run_rank(submissions, gold, target, resamples, [("majority", majority)])
 
+        capture_phases(out_dir, work, TRACKS)
         all_gold = os.path.join(work, "benchmark_gold")
         one_submission = os.path.join(work, "benchmark_submissions", "all_tracks")
         os.makedirs(all_gold)
