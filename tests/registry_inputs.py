@@ -10,9 +10,10 @@ files are its own names); ``ONE``: the track a test enters alone.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Dict, List, Tuple
 
-from conftest import PROGRAM, ROOT
+from conftest import ROOT
 from scorer.tracks.registry import TRACKS
 
 _FILE_LINE = re.compile(r"^(?:Gold|Submission|Reference data|The submission).*`((?:ref|res)/[^`]+)`.*:$")
@@ -23,7 +24,7 @@ TOY = ROOT / "tests" / "toy_track"
 # tests/test_nltk_tokens.py); every other track is the standard library only, as the scoring program
 # must be on a stock image.
 NEEDS_NLTK = tuple(track.name for track in TRACKS
-                   if "nltk_tokens" in open(track.module_path, encoding="utf-8").read())
+                   if any("nltk_tokens" in open(path, encoding="utf-8").read() for path in track.source_paths))
 
 
 def sections(card: str) -> List[Tuple[str, str]]:
@@ -68,7 +69,7 @@ def card_example(card_path) -> Tuple[Dict[str, str], Dict[str, str], Dict[str, s
     return ref, res, scores
 
 
-CARDS = {track.name: PROGRAM / "scorer" / "tracks" / (track.name + ".md") for track in TRACKS}
+CARDS = {track.name: Path(track.card_path) for track in TRACKS}
 EXAMPLES = {name: card_example(path) for name, path in CARDS.items()}
 REF = {name: content for ref, _, _ in EXAMPLES.values() for name, content in ref.items()}
 SUBMITTED = {name: content for _, res, _ in EXAMPLES.values() for name, content in res.items()}

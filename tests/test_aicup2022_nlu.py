@@ -17,6 +17,7 @@ from scorer.machinery.nltk_tokens import PUNKT_SHA256, Tokenizer, find_punkt, lo
 from scorer.readers.options import Options
 from scorer.readers.problems import ProgramError, SubmissionError
 from scorer.tracks import nlu
+from scorer.tracks.nlu.reading import strip_wrapping_quotes
 
 NLU = ("data", "aidea_nlu")
 GOLD = "train_answers_subset_1598ids.csv"
@@ -115,7 +116,7 @@ def test_tokens_equal_nltk_word_tokenize_on_real_texts(tokenizer, monkeypatch):
     texts = []
     with open(shared_path(*NLU, "test_data_no_label.csv"), encoding="utf-8", newline="") as handle:
         for row in list(csv.reader(handle))[1:400]:
-            texts.extend(nlu.strip_wrapping_quotes(field) for field in row[1:3])
+            texts.extend(strip_wrapping_quotes(field) for field in row[1:3])
     texts += ["Mr. Smith went to Washington. He said: \"don't\" -- it's 5 p.m.!", "U.S. policy... OK?",
               "O.J. ? inferior. . . . yes", "'Cuz I said so", "studies\u2014which 1990\u20132000", ""]
     for text in texts:
@@ -415,7 +416,9 @@ def test_the_usual_csv_mistakes_are_named_with_their_fix(tmp_path, variant, frag
     assert "%.6f" % result.scores["nlu_score"] == "0.775546"
 
 
-def test_an_index_column_without_header_is_named():
-    rows = '0,1,"a","b"\n1,2,"c","d"\n'
-    assert "the first column is a row number" in nlu.layout_problem(rows)
-    assert nlu.layout_problem('1,"a, b","c"\n2,"x","y"\n') is None
+def test_an_index_column_without_header_is_named(tmp_path):
+    with pytest.raises(SubmissionError) as error:
+        score_text(tmp_path, '0,1,"a b c","d e f"\n1,2,"x y","z"\n')
+    assert error.value.lines == ["aicup2022_nlu.csv: line 1: an index column before id,q',r': the first column is a row "
+                                 "number; write the file without it (pandas: to_csv(path, index=False))"]
+    assert score_text(tmp_path, '1,"a b c, d","d e f"\n2,"x y","z"\n').scores["nlu_score"] < 1  # a comma quoted

@@ -29,15 +29,27 @@ TRACKS_LAYER = ("__init__", "contract", "registry")
 
 def _layer(path) -> str:
     """The layer of a file of the scoring program: its folder under ``scorer/`` (``score.py`` is the
-    top layer; ``scorer/__init__.py``, which holds only ``__version__``, the bottom one)."""
+    top layer; ``scorer/__init__.py``, which holds only ``__version__``, the bottom one). A track
+    package's files (``scorer/tracks/<name>/``) are in the tracks layer."""
     relative = path.relative_to(PROGRAM).parts
     if relative == ("score.py",):
         return "run"
     if relative == ("scorer", "__init__.py"):
         return "readers"
-    assert len(relative) == 3 and relative[1] in LAYERS, "%s: not in a layer folder of scorer/ (%s)" % (
+    in_a_layer = len(relative) == 3 and relative[1] in LAYERS
+    in_a_track_package = len(relative) == 4 and relative[1] == "tracks" and relative[2] not in TRACKS_LAYER
+    assert in_a_layer or in_a_track_package, "%s: not in a layer folder of scorer/ (%s) or a track's package" % (
         path.relative_to(ROOT), ", ".join(LAYERS))
     return relative[1]
+
+
+def _track_of(path):
+    """The track a file of the tracks layer belongs to: its module's name, or its package's; None
+    for the layer's own modules (the contract, the registry)."""
+    relative = path.relative_to(SCORER).parts
+    if len(relative) == 3:
+        return relative[1]
+    return None if path.stem in TRACKS_LAYER else path.stem
 
 
 def _package(path):
@@ -59,19 +71,18 @@ def _imported(path):
                                                                      else [])
             if base[0] != "scorer":
                 continue
-            if len(base) == 1:  # "from scorer import x": a module or __version__
-                for alias in node.names:
-                    yield ["scorer", alias.name] if alias.name in LAYERS else ["scorer"]
-            elif len(base) == 2 and node.module is None or len(base) == 2 and base[1] in LAYERS and \
-                    all((SCORER / base[1] / (alias.name + ".py")).exists() for alias in node.names):
-                for alias in node.names:  # "from ..machinery import span_metric"
-                    yield base + [alias.name]
-            else:
-                yield base
+            for alias in node.names:  # "from ..machinery import span_metric": the module; else its package's
+                yield base + [alias.name] if _is_module(base + [alias.name]) else base
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "scorer":
                     yield alias.name.split(".")
+
+
+def _is_module(parts) -> bool:
+    """Whether dotted ``parts`` under ``scoring_program/`` name a module or a package of the program."""
+    path = PROGRAM.joinpath(*parts)
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
 def _program_files():
@@ -84,20 +95,24 @@ def test_every_scorer_module_is_in_a_layer_folder():
 
 
 def test_imports_only_go_down_by_folder():
+    """Imports go down by folder; a track's files import no other track (the files of one track's
+    package import each other) and not the registry."""
     wrong = []
     for path in _program_files():
         layer = _layer(path)
+        track = _track_of(path) if layer == "tracks" else None
         for parts in _imported(path):
             target = "readers" if parts == ["scorer"] else parts[1]
             assert target in LAYERS, "%s imports scorer.%s: not a layer folder" % (path.relative_to(ROOT), target)
             where = "%s (%s/) imports %s (%s/)" % (path.relative_to(ROOT), layer, ".".join(parts), target)
             if LAYERS.index(target) < LAYERS.index(layer):
                 wrong.append(where)
-            is_track = layer == "tracks" and path.stem not in TRACKS_LAYER
-            if is_track and target == "tracks" and len(parts) > 2 and parts[2] not in TRACKS_LAYER[1:]:
-                wrong.append(where + ": a track module imports another track module")
-            if is_track and target == "tracks" and len(parts) > 2 and parts[2] == "registry":
+            if track is None or target != "tracks" or len(parts) < 3:
+                continue
+            if parts[2] == "registry":
                 wrong.append(where + ": a track module imports the registry")
+            elif parts[2] not in (track, "contract"):
+                wrong.append(where + ": a track module imports another track module")
     assert not wrong, "\n".join(wrong)
 
 
@@ -106,13 +121,31 @@ def test_the_layer_check_sees_an_upward_import(tmp_path):
     path = SCORER / "machinery" / "lcs.py"
     imported = list(_imported(path))
     assert all(parts[1] in ("machinery", "readers") for parts in imported if len(parts) > 1), imported
-    tree = "from ..tracks.registry import TRACKS\nfrom scorer.outputs import report\n"
+    tree = "from ..tracks.registry import TRACKS\nimport scorer.outputs\n"
     fake = SCORER / "machinery" / "_probe_upward.py"
     fake.write_text(tree, encoding="utf-8")
     try:
-        assert [p[:3] for p in _imported(fake)] == [["scorer", "tracks", "registry"], ["scorer", "outputs", "report"]]
+        assert list(_imported(fake)) == [["scorer", "tracks", "registry"], ["scorer", "outputs"]]
+
     finally:
         fake.unlink()
+
+
+def test_the_track_check_sees_a_package_file_importing_another_track():
+    """In a track's package, ``from . import x`` is the package's own module and ``from .. import x``
+    (inside a function too) another track's."""
+    package = sorted(path.parent for path in (SCORER / "tracks").glob("*/__init__.py"))
+    assert package, "no track package to probe"
+    fake = package[0] / "_probe_other_track.py"
+    fake.write_text("from . import names\n\ndef f():\n    from .. import flc\n    from ...machinery import lcs\n",
+                    encoding="utf-8")
+    try:
+        assert _layer(fake) == "tracks" and _track_of(fake) == package[0].name
+        assert list(_imported(fake)) == [["scorer", "tracks", package[0].name, "names"], ["scorer", "tracks", "flc"],
+                                         ["scorer", "machinery", "lcs"]]
+    finally:
+        fake.unlink()
+
 
 
 def _declaration_names():

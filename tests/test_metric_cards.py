@@ -29,7 +29,7 @@ pytestmark = pytest.mark.registry  # follows the registry: run in a copy with a 
 TEMPLATE = ["Definition", "Inputs", "Submission format", "Baseline", "Outputs", "Example",
             "Refusals and warnings", "Fidelity", "Citation"]
 TOY = ROOT / "tests" / "toy_track"
-CARDS = {track.name: PROGRAM / "scorer" / "tracks" / (track.name + ".md") for track in TRACKS}
+CARDS = {track.name: Path(track.card_path) for track in TRACKS}
 CARDS["toy"] = TOY / "toy.md"
 
 

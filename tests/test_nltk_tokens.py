@@ -20,6 +20,8 @@ import pytest
 from conftest import nltk_data_dir, shared_path
 from scorer.machinery.nltk_tokens import PUNCTUATION, Tokenizer, _final_period, find_punkt, load_punkt, words_with_content
 from scorer.tracks import nlu
+from scorer.tracks.nlu import tokens as nlu_tokens
+from scorer.tracks.nlu.reading import strip_wrapping_quotes
 
 NLU = ("data", "aidea_nlu")
 RANDOM_STRINGS = int(os.environ.get("NLU_TOKENIZER_STRINGS", "30000"))
@@ -56,7 +58,7 @@ def real_texts():
         with open(path, encoding="utf-8", newline="") as handle:
             for row in csv.reader(handle):
                 for field in row[1:3]:
-                    texts[nlu.strip_wrapping_quotes(field)] = None
+                    texts[strip_wrapping_quotes(field)] = None
                     texts[field] = None  # with its quotes too: more quote cases
     return list(texts)
 
@@ -186,20 +188,20 @@ def test_the_gold_is_tokenized_once_per_process(tmp_path):
     tokenizes the gold once: the cache is keyed by the file's sha256, so a changed file is read
     again, and an unchanged copy elsewhere is not."""
     from scorer.readers.options import Options
-    nlu._GOLD_CACHE.clear()
+    nlu_tokens._GOLD_CACHE.clear()
     gold = tmp_path / "gold.csv"
     gold.write_text('1,"a b c","d e f"\n2,"x y","z"\n', encoding="utf-8")
     submission = tmp_path / "sub.csv"
     submission.write_text('1,"a b","d e f"\n2,"x y","z"\n', encoding="utf-8")
     assert nlu.score(str(gold), str(submission), nlu.FILE_NAME, Options(), str(tmp_path)).scores["nlu_score"] \
         == pytest.approx((2 / 3 + 1 + 2) / 4)
-    first = nlu.gold_tokens(str(gold), "gold.csv")
+    first = nlu_tokens.gold_tokens(str(gold), "gold.csv")
     assert first.tokens  # tokenized
     copy = tmp_path / "copy.csv"
     copy.write_bytes(gold.read_bytes())
-    assert nlu.gold_tokens(str(copy), "copy.csv") is first
+    assert nlu_tokens.gold_tokens(str(copy), "copy.csv") is first
     gold.write_text('1,"a b","d e f"\n2,"x y","z"\n', encoding="utf-8")
-    assert nlu.gold_tokens(str(gold), "gold.csv") is not first
+    assert nlu_tokens.gold_tokens(str(gold), "gold.csv") is not first
     assert nlu.score(str(gold), str(submission), nlu.FILE_NAME, Options(), str(tmp_path)).scores["nlu_score"] == 1.0
 
 
@@ -210,7 +212,7 @@ def test_a_refused_submission_leaves_no_untokenized_gold_in_the_process_cache(tm
     import shutil
     from scorer.readers.options import Options
     from scorer.readers.problems import SubmissionError
-    nlu._GOLD_CACHE.clear()
+    nlu_tokens._GOLD_CACHE.clear()
     gold_text = '1,"a b c","d e f"\n2,"x y","z"\n'
     good = '1,"a b","d e f"\n2,"x y","z"\n'
     for case in ("deleted", "replaced"):
@@ -229,7 +231,7 @@ def test_a_refused_submission_leaves_no_untokenized_gold_in_the_process_cache(tm
         result = nlu.score(str(second / nlu.FILE_NAME), str(second / "sub.csv"), nlu.FILE_NAME, Options(),
                            str(second))
         assert result.scores["nlu_score"] == pytest.approx((2 / 3 + 1 + 2) / 4), case
-        nlu._GOLD_CACHE.clear()
+        nlu_tokens._GOLD_CACHE.clear()
 
 
 def test_punctuation_set_is_string_punctuation():
@@ -249,7 +251,7 @@ def write_token_cache(gold_dir):
 
 def _scores_and_rows(gold_dir, submission):
     from scorer.readers.options import Options
-    nlu._GOLD_CACHE.clear()  # as in a new process
+    nlu_tokens._GOLD_CACHE.clear()  # as in a new process
     result = nlu.score(str(gold_dir / nlu.FILE_NAME), str(submission), nlu.FILE_NAME, Options(), str(gold_dir))
     return result.scores, (result.statistics.items, result.statistics.rows), result.notes
 
@@ -261,11 +263,11 @@ def test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted(tmp_path
     shutil.copyfile(shared_path(*NLU, "train_answers_subset_1598ids.csv"), gold_dir / nlu.FILE_NAME)
     submission = next(shared_path(*NLU, "subset_predictions").glob("wclu*"))
     plain = _scores_and_rows(gold_dir, submission)
-    assert write_token_cache(gold_dir) == [nlu.TOKEN_CACHE]
-    assert nlu.reference_data_extras(str(gold_dir)) == {nlu.TOKEN_CACHE: (gold_dir / nlu.TOKEN_CACHE).read_bytes()}
-    first = (gold_dir / nlu.TOKEN_CACHE).read_bytes()
+    assert write_token_cache(gold_dir) == [nlu_tokens.TOKEN_CACHE]
+    assert nlu.reference_data_extras(str(gold_dir)) == {nlu_tokens.TOKEN_CACHE: (gold_dir / nlu_tokens.TOKEN_CACHE).read_bytes()}
+    first = (gold_dir / nlu_tokens.TOKEN_CACHE).read_bytes()
     write_token_cache(gold_dir)
-    assert (gold_dir / nlu.TOKEN_CACHE).read_bytes() == first  # reproducible builds
+    assert (gold_dir / nlu_tokens.TOKEN_CACHE).read_bytes() == first  # reproducible builds
     cached = _scores_and_rows(gold_dir, submission)
     assert cached == plain and "%.6f" % cached[0]["nlu_score"] == "0.775546"
     # another gold (one answer less) with the old cache: tokenized again, the result says why
@@ -276,11 +278,11 @@ def test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted(tmp_path
     (gold_dir / nlu.FILE_NAME).write_bytes(b"".join(lines))
     # the same gold, a cache built by another version of our tokenizing code: noted, not used
     assert _scores_and_rows(gold_dir, submission)[2] == cached[2]
-    monkeypatch.setattr(nlu, "TOKEN_CODE", nlu.TOKEN_CODE + ("lcs.py",))  # as if the code had changed
+    monkeypatch.setattr(nlu_tokens, "TOKEN_CODE", nlu_tokens.TOKEN_CODE + (os.path.join("machinery", "lcs.py"),))  # as if the code had changed
     scores, rows, notes = _scores_and_rows(gold_dir, submission)
     assert (scores, rows) == plain[:2] and any("tokenizing code" in note for note in notes)
     monkeypatch.undo()
-    (gold_dir / nlu.TOKEN_CACHE).write_text(first.decode("utf-8").replace('"tokens":"', '"tokens":"AAAA'),
+    (gold_dir / nlu_tokens.TOKEN_CACHE).write_text(first.decode("utf-8").replace('"tokens":"', '"tokens":"AAAA'),
                                             encoding="utf-8")
     assert _scores_and_rows(gold_dir, submission)[0] == plain[0]  # inconsistent arrays: not used
 
@@ -298,15 +300,15 @@ def test_a_token_cache_in_the_submission_is_never_read(tmp_path):
     forged.mkdir()
     (forged / nlu.FILE_NAME).write_text('1,"x","y"\n', encoding="utf-8")
     write_token_cache(forged)
-    document = json.loads((forged / nlu.TOKEN_CACHE).read_text(encoding="utf-8"))
+    document = json.loads((forged / nlu_tokens.TOKEN_CACHE).read_text(encoding="utf-8"))
     assert document["code_sha256"] and document["vocabulary"] == ["x", "y"]
     document["gold_sha256"] = hashlib.sha256(gold.encode("utf-8")).hexdigest()
     cache = json.dumps(document)
     answer = 'id,q,r\n1,"x","y"\n'
-    run = run_score(tmp_path, {nlu.FILE_NAME: gold, nlu.TOKEN_CACHE: cache}, {nlu.FILE_NAME: answer})
+    run = run_score(tmp_path, {nlu.FILE_NAME: gold, nlu_tokens.TOKEN_CACHE: cache}, {nlu.FILE_NAME: answer})
     assert run.returncode == 0, run.stderr
     assert run.scores["nlu_score"] == 1.0  # read from ref/: the forgery fits the real gold
-    run = run_score(tmp_path, {nlu.FILE_NAME: gold}, {nlu.FILE_NAME: answer, nlu.TOKEN_CACHE: cache})
+    run = run_score(tmp_path, {nlu.FILE_NAME: gold}, {nlu.FILE_NAME: answer, nlu_tokens.TOKEN_CACHE: cache})
     assert run.returncode == 0, run.stderr
     assert run.scores["nlu_score"] == 0.0  # the true score
 

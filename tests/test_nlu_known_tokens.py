@@ -15,19 +15,22 @@ import shutil
 from conftest import ROOT, shared_path
 from scorer.run.in_process import score_in_process
 from scorer.machinery.nltk_tokens import shared_tokenizer
+from scorer.readers.problems import Problems
 from scorer.tracks import nlu
+from scorer.tracks.nlu import tokens as nlu_tokens
+from scorer.tracks.nlu.reading import parse_answers, strip_wrapping_quotes
 
 PROGRAM_DIR = str(ROOT / "scoring_program")
 NLU = ("data", "aidea_nlu")
 
 
 def _score(ref, res, monkeypatch, known: bool):
-    nlu._GOLD_CACHE.clear()
+    nlu_tokens._GOLD_CACHE.clear()
     with monkeypatch.context() as patch:
         if not known:
-            patch.setattr(nlu.GoldTokens, "known_tokens", lambda self, number, text: None)
+            patch.setattr(nlu_tokens.GoldTokens, "known_tokens", lambda self, number, text: None)
         results, refused, problems = score_in_process(str(ref), str(res), PROGRAM_DIR)
-    nlu._GOLD_CACHE.clear()
+    nlu_tokens._GOLD_CACHE.clear()
     assert not refused and not problems, (refused, problems)
     result = results["nlu"]
     return result.scores, result.statistics.rows, result.notes
@@ -86,13 +89,12 @@ def test_known_tokens_are_the_tokenizers(tmp_path):
     shutil.copyfile(str(data / "test_data_no_label.csv"), str(tmp_path / nlu.TEST_INPUT))
     shutil.copyfile(str(data / "train_answers_subset_1598ids.csv"), str(tmp_path / nlu.FILE_NAME))
     _with_cache(tmp_path)
-    gold, note = nlu._cached_gold(str(tmp_path / nlu.FILE_NAME), nlu._file_sha256(str(tmp_path / nlu.FILE_NAME),
-                                                                                     nlu.FILE_NAME))
-    assert gold is not None and not note
+    nlu_tokens._GOLD_CACHE.clear()
+    gold = nlu_tokens.gold_tokens(str(tmp_path / nlu.FILE_NAME), nlu.FILE_NAME)
+    assert gold.tokens and not gold.note  # the reference data's cache, used
     tokens = shared_tokenizer().tokens
     number_of = {identifier: number for number, identifier in enumerate(gold.ids)}
-    gold_rows = nlu.parse_answers(str(tmp_path / nlu.FILE_NAME), nlu.FILE_NAME, None, nlu.Problems(nlu.FILE_NAME),
-                                  gold=True)[0]
+    gold_rows = parse_answers(str(tmp_path / nlu.FILE_NAME), nlu.FILE_NAME, None, Problems(nlu.FILE_NAME), gold=True)[0]
     assert len(gold_rows) == gold.rows
     for row in gold_rows:
         for text in (row.q, row.r):
@@ -102,7 +104,7 @@ def test_known_tokens_are_the_tokenizers(tmp_path):
     with open(str(data / "test_data_no_label.csv"), encoding="utf-8-sig", newline="") as handle:
         rows = [row for row in csv.reader(handle) if row][1:]
     for row in rows:
-        for text in (nlu.strip_wrapping_quotes(row[1]), nlu.strip_wrapping_quotes(row[2])):
+        for text in (strip_wrapping_quotes(row[1]), strip_wrapping_quotes(row[2])):
             found = gold.known_tokens(None, text)
             assert found is not None
             assert list(found) == [gold.vocabulary[token] for token in tokens(text)]

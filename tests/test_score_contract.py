@@ -338,11 +338,12 @@ def _imported_by_the_track_modules():
     import ast
     found = {}
     for track in TRACKS:
-        for node in ast.parse(Path(track.module_path).read_text(encoding="utf-8")).body:
-            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
-            for name in names:
-                found.setdefault(name.split(".")[0], track.module_path)
+        for path in track.source_paths:
+            for node in ast.parse(Path(path).read_text(encoding="utf-8")).body:
+                names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+                for name in names:
+                    found.setdefault(name.split(".")[0], path)
     return found
 
 

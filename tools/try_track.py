@@ -4,9 +4,9 @@
     .venv/bin/python tools/try_track.py COPY_DIR TRACK.py [TRACK.py ...] [--columns COLUMNS.yaml]
                                         [--groups GROUPS.yaml] [--quick] [--build]
 
-For each ``TRACK.py`` (its metric card ``TRACK.md`` beside it): copies this repository's tracked
-files (``git ls-files``) into ``COPY_DIR`` (which must not exist), puts the module and its card in
-``scoring_program/scorer/tracks/``, appends its name to the registry's ``MODULES``, appends the
+For each ``TRACK.py`` or package folder ``TRACK/`` (its metric card ``TRACK.md`` beside it): copies
+this repository's tracked files (``git ls-files``) into ``COPY_DIR`` (which must not exist), puts the
+module (or package) and its card in ``scoring_program/scorer/tracks/``, appends its name to the registry's ``MODULES``, appends the
 leaderboard columns of ``COLUMNS.yaml`` (the YAML of ``leaderboard.columns`` entries, indented as in
 ``competition.yaml``) to ``competition.yaml`` and the entries of ``GROUPS.yaml`` to its
 ``leaderboard.column_groups``, writes the sample data (``tools/make_sample_data.py``)
@@ -55,8 +55,14 @@ def main() -> int:
     copy_repository(args.copy)
     tracks = os.path.join(args.copy, "scoring_program", "scorer", "tracks")
     for module in args.modules:
-        shutil.copy2(module, tracks)
+        module = module.rstrip(os.sep)
+        if os.path.isdir(module):  # a package track
+            shutil.copytree(module, os.path.join(tracks, os.path.basename(module)),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(module, tracks)
         shutil.copy2(os.path.splitext(module)[0] + ".md", tracks)
+
         register_track(os.path.join(args.copy, "scoring_program"), os.path.splitext(os.path.basename(module))[0])
     def read(path: str) -> str:
         with open(path, encoding="utf-8") as source:

@@ -6,6 +6,11 @@ the program, the build, the starting kit, the results tool and the benchmark hav
 Nothing else reads a track module's attributes (``tests/test_architecture.py``), so a default is
 decided here, once, and a module missing a required declaration is one error naming both.
 
+A track whose concerns fill several files is a package, ``scorer/tracks/<name>/``: its
+``__init__.py`` is the track module (it makes the declarations, importing those its own modules
+hold), its card stays ``scorer/tracks/<name>.md``, beside the folder, and its modules import each
+other but never another track.
+
 Values
 ------
 NAME : str, required
@@ -221,7 +226,9 @@ class ContractError(Exception):
 class Track:
     """A track module's declarations, as the rest of the program uses them (attributes named by
     ``DECLARATIONS``' ``view``: ``name``, ``filename``, ``keys``, ``score``, ...), with the
-    contract's defaults filled in, and ``card_path``, the metric card beside the module."""
+    contract's defaults filled in; ``card_path``, the metric card beside the module (or the
+    package's folder); ``module_path``, the module's file (a package's ``__init__.py``); and
+    ``source_paths``, every Python file of the track (the module, or the package's modules)."""
 
     name: str
     title: str
@@ -252,6 +259,10 @@ class Track:
     is_public_input: Callable[[str], bool]
     reference_data_extras: Callable[[str], Dict[str, bytes]]
     in_memory_scores: Callable[[str, str, str], Optional[Dict[str, float]]]
+    module_name: str
+    module_path: str
+    card_path: str
+    source_paths: Tuple[str, ...]
 
     def __init__(self, module: ModuleType) -> None:
         where = module.__name__.rsplit(".", 1)[-1]
@@ -275,8 +286,16 @@ class Track:
         self.module_name = where
         self.score = self._checked(self.score)
         self.write_stand_in_gold = self._into_new_folder(self.write_stand_in_gold)
-        self.card_path = os.path.splitext(module.__file__)[0] + ".md"
         self.module_path = module.__file__
+        folder, file_name = os.path.split(module.__file__)
+        if file_name == "__init__.py":  # a package track
+            self.card_path = folder + ".md"
+            self.source_paths = tuple(os.path.join(folder, name) for name in sorted(os.listdir(folder))
+                                      if name.endswith(".py"))
+        else:
+            self.card_path = os.path.splitext(module.__file__)[0] + ".md"
+            self.source_paths = (module.__file__,)
+
 
     def options(self, options: Options) -> Options:
         """``options`` as this track computes with them: its ``SETTING_DEFAULTS`` where no value was given.

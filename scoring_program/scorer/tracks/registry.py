@@ -1,6 +1,6 @@
-"""The list of tracks. Everything about a track is declared in its module, ``scorer/tracks/<name>.py``,
-as ``contract.py`` says; this file lists the modules and gives the rest of the program one view of
-each (``contract.Track``).
+"""The list of tracks. Everything about a track is declared in its module, ``scorer/tracks/<name>.py``
+(or the package ``scorer/tracks/<name>/``), as ``contract.py`` says; this file lists the modules and
+gives the rest of the program one view of each (``contract.Track``).
 
 Adding a track: docs/track-authors.md, "Adding a track" (the contract's docstring and the steps).
 """
