@@ -10,7 +10,6 @@ from conftest import assert_clean_failure, run_score, shared_path
 from scorer.readers.options import Options
 from scorer.readers.problems import SubmissionError
 from scorer.tracks import absita
-from scorer.tracks.absita import TermCounts, maximum_matching, precision_recall_f1, term_counts
 
 ABSITA = ("data", "ate_absita")
 POS, NEG = [1, 0], [0, 1]
@@ -45,14 +44,18 @@ def test_task_page_absa_example(tmp_path):
     assert scores["absa_f1"] == pytest.approx(0.4)
 
 
-def test_partials_are_one_to_one_and_order_independent():
+def test_partials_are_one_to_one_and_order_independent(tmp_path):
     # gold {"durata della batteria"}, predictions {"durata", "batteria", "della"}: one partial only
-    counts = term_counts({"durata", "batteria", "della"}, {"durata della batteria"}, absita._share_word)
-    assert (counts.exact, counts.partial) == (0, 1)
-    p, r, f1 = precision_recall_f1(counts)
-    assert (round(p, 4), r, f1) == (0.1667, 0.5, 0.25)
-    # a greedy first choice would lose a pair that the maximum matching keeps
-    assert maximum_matching(["a b", "b"], ["b", "a"], lambda g, s: bool(set(g.split()) & set(s.split()))) == 2
+    gold = [{"id_sentence": "r1", "aspects": ["durata della batteria"], "polarities": [POS], "score": 4}]
+    for aspects in (["durata", "batteria", "della"], ["della", "durata", "batteria"]):
+        scores = score(tmp_path, gold, [{"id_sentence": "r1", "aspects": aspects}]).scores
+        assert (round(scores["ate_precision"], 4), scores["ate_recall"], scores["ate_f1"]) == (0.1667, 0.5, 0.25)
+    # a greedy first choice would pair "batteria" with "batteria durata" and leave "cambio batteria"
+    # unmatched; the maximum matching pairs both
+    gold = [{"id_sentence": "r1", "aspects": ["batteria durata", "cambio batteria"], "polarities": [POS, NEG],
+             "score": 4}]
+    scores = score(tmp_path, gold, [{"id_sentence": "r1", "aspects": ["batteria", "durata"]}]).scores
+    assert scores == {"ate_f1": 0.5, "ate_precision": 0.5, "ate_recall": 0.5}
 
 
 def test_normalisation_and_duplicates(tmp_path):
@@ -62,8 +65,11 @@ def test_normalisation_and_duplicates(tmp_path):
     assert scores["ate_f1"] == scores["absa_f1"] == 1.0 and scores["sa_rmse"] == 0.0
 
 
-def test_empty_sides():
-    assert precision_recall_f1(TermCounts()) == (0.0, 0.0, 0.0)
+def test_empty_sides(tmp_path):
+    gold = [{"id_sentence": "r1", "aspects": [], "polarities": [], "score": 3}]
+    assert score(tmp_path, gold, [{"id_sentence": "r1", "aspects": [], "polarities": []}]).scores == {
+        "ate_f1": 0.0, "ate_precision": 0.0, "ate_recall": 0.0, "absa_f1": 0.0, "absa_precision": 0.0,
+        "absa_recall": 0.0}
 
 
 @pytest.mark.parametrize("split", ["dev", "training"])

@@ -23,7 +23,7 @@ import pytest
 
 from baselines import write_submission
 from scorer.machinery.meme_multilabel import random_labels
-from scorer.tracks.absita import frequent_aspects
+from scorer.tracks.absita.public_side import frequent_aspects
 from scorer.tracks.flc import random_flc_spans
 from scorer.tracks.t6_st2 import random_spans
 from conftest import ROOT, shared_path

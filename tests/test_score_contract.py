@@ -240,7 +240,7 @@ def test_a_track_module_that_cannot_be_imported_is_one_line_not_a_traceback(tmp_
     assert run.returncode == 0
     broken = tmp_path / "program"
     shutil.copytree(PROGRAM, broken)
-    module = broken / "scorer" / "tracks" / "absita.py"
+    module = broken / "scorer" / "tracks" / "absita" / "__init__.py"
     module.write_text("import no_such_module_of_ours\n" + module.read_text())
     process = subprocess.run([sys.executable, str(broken / "score.py"), str(run.output.parent / "input"),
                               str(tmp_path / "out")], capture_output=True, text=True)
