@@ -1,4 +1,5 @@
-"""SemEval-2021 Task 6 multilabel files (ST1 and ST3): reading, scoring, per-item statistics.
+"""SemEval-2021 Task 6 multilabel files (ST1 and ST3): reading, scoring, per-item statistics,
+baselines, and the declarations the two track modules share (``meme_track_declarations``).
 
 Both subtasks share the format (a JSON list of ``{"id", "labels", ...}``) and the metric
 (micro/macro-F1 with ``zero_division=1`` over the subtask's class list); only the list differs.
@@ -13,10 +14,11 @@ import os
 from operator import itemgetter
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
-from .multilabel import (aggregate, class_columns, class_rows, class_totals, count_classes,
-                         micro_precision_recall)
+from .multilabel import (aggregate, class_columns, class_rows, class_totals, count_classes, micro_precision_recall,
+                         multilabel_keys)
 from ..readers.options import Options, other_phase_ids
 from .per_item import ItemStatistics
+from .public_input import MemeList, read_json, write_json
 from ..readers.problems import Problems, reading_reference
 from ..readers.readers import record_where
 from ..readers.records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
@@ -263,8 +265,6 @@ def majority_labels(records: Sequence[Dict[str, Any]], technique: str) -> List[D
 def write_multilabel_baseline(public_dir: str, out_dir: str, filename: str, classes: Sequence[str],
                               majority: str, seed: int, variant: str) -> List[str]:
     """``variant`` "random" (the task's) or "majority"; [filename], or [] without public input."""
-    import os
-    from .public_input import read_json, write_json
     path = os.path.join(public_dir, filename)
     if not os.path.isfile(path):
         return []
@@ -291,3 +291,65 @@ def in_memory_multilabel_scores(track: str, classes: Sequence[str], gold_path: s
     scores = multilabel_scores(documents[0], documents[1], classes)
     micro, macro = multilabel_keys(track)
     return {micro: scores["f1_micro"], macro: scores["f1_macro"]}
+
+
+# --- the declarations a multilabel meme subtask (ST1, ST3) shares --------------------------------
+
+def meme_track_declarations(name: str, title: str, file_name: str, techniques: Sequence[str], majority: str,
+                            public_fields: Sequence[str], sample_record: Callable[[Any], Dict[str, Any]]
+                            ) -> Dict[str, Any]:
+    """The contract's declarations (``scorer/tracks/contract.py``) of a multilabel meme subtask that
+    follow from what its track module writes itself.
+
+    Parameters
+    ----------
+    name, title, file_name : str
+        The track's ``NAME``, ``TITLE`` and ``FILE_NAME``.
+    techniques : sequence of str
+        Its ``TECHNIQUES``: the class list.
+    majority : str
+        The technique of the majority baseline (``write_baseline``'s variant "majority").
+    public_fields : sequence of str
+        The fields of a gold record that its public input keeps (``public_input.MemeList``).
+    sample_record : callable
+        A sample meme (``sample_text.write_sample_memes``) -> its record in the sample gold.
+
+    Returns
+    -------
+    dict of declaration name -> value
+        ``GOLD_NAMES``, ``KEYS`` (``multilabel.multilabel_keys``), ``LEADERBOARDS`` and
+        ``POOLED_KEYS`` (micro-F1), ``score``, ``aggregate``, ``in_memory_scores``, the public side,
+        ``write_baseline``, ``write_sample_gold`` and ``write_benchmark_input``.
+    """
+    keys = multilabel_keys(name)
+    public_side = MemeList(tuple(public_fields))
+
+    def score(gold_path: str, submission_path: str, submitted_name: str, options: Options,
+              reference_dir: str) -> TrackResult:
+        return score_multilabel(name, title, techniques, gold_path, submission_path, submitted_name, options,
+                                reference_dir)
+
+    def in_memory_scores(gold_path: str, submission_path: str, submitted_name: str) -> Dict[str, float]:
+        """The card's in-memory entry point, ``multilabel.multilabel_scores``, on the files' memes."""
+        return in_memory_multilabel_scores(name, techniques, gold_path, submission_path, submitted_name)
+
+    def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
+                       variant: str = "random") -> List[str]:
+        """The task's random baseline (``variant`` "majority": the majority technique everywhere)."""
+        return write_multilabel_baseline(public_dir, out_dir, filename, techniques, majority, seed, variant)
+
+    def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
+        """The sample gold of ``split``: the memes the three subtasks share, with this subtask's labels."""
+        from .sample_text import write_sample_memes
+        return write_sample_memes(folder, file_name, split, seed, sample_record)
+
+    def write_benchmark_input(input_dir: str, scale: int, rng: Any) -> None:
+        """Gold in ``ref/`` and a submission in ``res/`` at ``scale`` × the test set (200 memes)."""
+        from .sample_text import write_benchmark_memes
+        write_benchmark_memes(input_dir, file_name, scale, rng, techniques, spans=False)
+
+    return {"GOLD_NAMES": (file_name,), "KEYS": keys, "LEADERBOARDS": ((name, keys[0]),), "POOLED_KEYS": (keys[0],),
+            "score": score, "aggregate": aggregate, "in_memory_scores": in_memory_scores,
+            "write_public_input": public_side.write_public_input, "public_ids": public_side.public_ids,
+            "write_stand_in_gold": public_side.write_stand_in_gold, "write_baseline": write_baseline,
+            "write_sample_gold": write_sample_gold, "write_benchmark_input": write_benchmark_input}
