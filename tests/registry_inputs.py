@@ -13,12 +13,11 @@ import re
 from pathlib import Path
 from typing import Dict, List, Tuple
 
-from conftest import ROOT
+import conftest  # noqa: F401  (puts the scoring program on sys.path)
 from scorer.tracks.registry import TRACKS
 
 _FILE_LINE = re.compile(r"^(?:Gold|Submission|Reference data|The submission).*`((?:ref|res)/[^`]+)`.*:$")
 _SCORE_ROW = re.compile(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*(-?[0-9]+(?:\.[0-9]+)?)")
-TOY = ROOT / "tests" / "toy_track"
 
 # The tracks that read nltk 3.7 when they score (their module uses scorer/machinery/nltk_tokens.py;
 # tests/test_nltk_tokens.py); every other track is the standard library only, as the scoring program

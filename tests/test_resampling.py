@@ -24,7 +24,7 @@ import pytest
 from baselines import write_submission
 from scorer.machinery.meme_multilabel import random_labels
 from scorer.tracks.absita.public_side import frequent_aspects
-from scorer.tracks.flc import random_flc_spans
+from scorer.machinery.article_folder import sentence_spans
 from scorer.tracks.t6_st2 import random_spans
 from conftest import ROOT, shared_path
 from oracles import naive_span_scores, naive_st2_scores, sklearn_0232_micro_macro
@@ -52,6 +52,12 @@ def array_aggregate(statistics, counts=None):
     totals = counts @ matrix
     return aggregate(statistics, {c: totals[:, j] for j, c in enumerate(statistics.columns)},
                      ranking.ArrayOps)
+
+
+def flc_baseline_spans(articles, seed):
+    """flc's baseline rows on these texts: a third of the sentences, their techniques drawn with the
+    training frequencies (as ``flc.write_baseline`` writes them)."""
+    return sentence_spans(articles, seed, lambda rng: rng.choices(flc.TECHNIQUES, weights=flc.TRAINING_FREQUENCIES)[0])
 
 
 def assert_headline(result):
@@ -145,7 +151,7 @@ def test_aggregate_equals_headline_on_the_real_gold(tmp_path):
     # (spans past the real text are scored as given, with a warning).
     articles = {path.name[len("article"):].split(".")[0]: "x. " * 3000 for path in sorted(folder.glob("*.labels"))}
     submission = tmp_path / flc.FILE_NAME
-    submission.write_text("".join("%s\t%s\t%d\t%d\n" % row for row in random_flc_spans(articles, 6)),
+    submission.write_text("".join("%s\t%s\t%d\t%d\n" % row for row in flc_baseline_spans(articles, 6)),
                           encoding="utf-8")
     for options in (Options(), Options(flc_ignore_techniques=True)):
         assert_headline(flc.score(str(folder), str(submission), flc.FILE_NAME, options, str(folder.parent)))
@@ -385,7 +391,7 @@ def test_flc_resamples_equal_the_oracle_on_rebuilt_files(tmp_path):
                          (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line.strip())]
     # The folder has no texts: the random baseline's sentences from a stand-in text per article
     stand_in = ("word " * 9 + "end. ") * 100
-    rows = random_flc_spans({article: stand_in for article in gold}, 23)
+    rows = flc_baseline_spans({article: stand_in for article in gold}, 23)
     predicted = {article: [] for article in gold}
     for article, technique, start, end in rows:
         predicted[article].append((technique, start, end))

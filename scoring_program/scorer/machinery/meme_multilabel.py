@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 from operator import itemgetter
-from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from .multilabel import (aggregate, class_columns, class_rows, class_totals, count_classes, micro_precision_recall,
                          multilabel_keys)
@@ -84,46 +84,6 @@ def _checked_labels(record, index, classes, known, problems) -> Optional[List[st
     for label in bad[:3]:
         problems.add(where + ", field 'labels'", label_problem(label, classes))
     return [label for label in labels if isinstance(label, str) and label in known]
-
-
-def label_sets(rows: Iterable[Tuple[str, str, Sequence[str]]], classes: Sequence[str], problems: Problems,
-               last_wins: bool = False) -> LabelSets:
-    """The label sets ``score_label_sets`` takes, from rows read from any container.
-
-    Parameters
-    ----------
-    rows : iterable of (place, id, labels)
-        ``place`` names the row in problem lines ("line 3"); ``labels`` as listed in the file.
-    classes : sequence of str
-        The class list: a label not in it is a problem naming the row (with "did you mean").
-    problems : Problems
-        Where the problems go (a row with one is left out).
-    last_wins : bool
-        A repeated id is a counted warning and its last copy counts (a submission read as the
-        official scorers' dicts read it); else a problem naming both rows.
-
-    Returns
-    -------
-    list of (id, frozenset of labels, labels as listed)
-
-    >>> problems = Problems("x.tsv")
-    >>> label_sets([("line 1", "7", ["A"]), ("line 2", "8", ["B", "Z"])], ["A", "B"], problems)
-    [('7', frozenset({'A'}), ('A',))]
-    >>> problems.lines
-    ["x.tsv: line 2: unknown technique 'Z'"]
-    """
-    known = frozenset(classes)
-    records: LabelSets = []
-    places: List[str] = []
-    for place, identifier, labels in rows:
-        unknown = [label for label in labels if label not in known]
-        if unknown:
-            problems.add(place, label_problem(unknown[0], classes))
-            continue
-        records.append((identifier, frozenset(labels), tuple(labels)))
-        places.append(place)
-    check_duplicates((record[0] for record in records), problems, lambda i: places[i], last_wins)
-    return records
 
 
 def score_multilabel(track: str, title: str, classes: Sequence[str],

@@ -17,7 +17,7 @@ import os
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from ..machinery import span_metric
-from ..machinery.article_folder import ArticleFolder, sentence_spans
+from ..machinery.article_folder import ArticleFolder
 from ..readers.options import Options
 from ..readers.result import TrackResult
 from ..machinery.techniques import NLP4IF2019_FLC
@@ -79,13 +79,9 @@ def _training_technique(rng: "random.Random") -> str:
     return rng.choices(TECHNIQUES, weights=TRAINING_FREQUENCIES)[0]
 
 
-def random_flc_spans(articles: Dict[str, str], seed: int = 42) -> List[tuple]:
+def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
     """The baseline: a third of the sentences, at random, as spans (``article_folder.sentence_spans``);
     techniques drawn with the training frequencies."""
-    return sentence_spans(articles, seed, _training_technique)
-
-
-def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
     return LAYOUT.write_baseline(public_dir, out_dir, filename, seed, _training_technique)
 
 
