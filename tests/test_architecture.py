@@ -27,11 +27,11 @@ LAYERS = ("run", "outputs", "tracks", "machinery", "readers")
 TRACKS_LAYER = ("__init__", "contract", "registry")
 
 
-def _layer(path) -> str:
+def _layer(path, program=PROGRAM) -> str:
     """The layer of a file of the scoring program: its folder under ``scorer/`` (``score.py`` is the
     top layer; ``scorer/__init__.py``, which holds only ``__version__``, the bottom one). A track
     package's files (``scorer/tracks/<name>/``) are in the tracks layer."""
-    relative = path.relative_to(PROGRAM).parts
+    relative = path.relative_to(program).parts
     if relative == ("score.py",):
         return "run"
     if relative == ("scorer", "__init__.py"):
@@ -39,29 +39,35 @@ def _layer(path) -> str:
     in_a_layer = len(relative) == 3 and relative[1] in LAYERS
     in_a_track_package = len(relative) == 4 and relative[1] == "tracks" and relative[2] not in TRACKS_LAYER
     assert in_a_layer or in_a_track_package, "%s: not in a layer folder of scorer/ (%s) or a track's package" % (
-        path.relative_to(ROOT), ", ".join(LAYERS))
+        path, ", ".join(LAYERS))
     return relative[1]
 
 
-def _track_of(path):
+def _track_of(path, program=PROGRAM):
     """The track a file of the tracks layer belongs to: its module's name, or its package's; None
     for the layer's own modules (the contract, the registry)."""
-    relative = path.relative_to(SCORER).parts
+    relative = path.relative_to(program / "scorer").parts
     if len(relative) == 3:
         return relative[1]
     return None if path.stem in TRACKS_LAYER else path.stem
 
 
-def _package(path):
-    parts = list(path.relative_to(PROGRAM).with_suffix("").parts)
+def _package(path, program=PROGRAM):
+    parts = list(path.relative_to(program).with_suffix("").parts)
     return parts[:-1]
 
 
-def _imported(path):
+def _module_name(path, program=PROGRAM) -> str:
+    """The dotted name a file of the program is imported as (a package's ``__init__.py``: the package)."""
+    parts = list(path.relative_to(program).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(path, program=PROGRAM):
     """The scorer modules a file imports, as dotted parts under ``scorer`` (at any depth of the file:
     function-level imports too), relative imports resolved."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = _package(path)
+    package = _package(path, program)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             if node.level == 0:
@@ -72,21 +78,68 @@ def _imported(path):
             if base[0] != "scorer":
                 continue
             for alias in node.names:  # "from ..machinery import span_metric": the module; else its package's
-                yield base + [alias.name] if _is_module(base + [alias.name]) else base
+                yield base + [alias.name] if _is_module(base + [alias.name], program) else base
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "scorer":
                     yield alias.name.split(".")
 
 
-def _is_module(parts) -> bool:
+def _is_module(parts, program=PROGRAM) -> bool:
     """Whether dotted ``parts`` under ``scoring_program/`` name a module or a package of the program."""
-    path = PROGRAM.joinpath(*parts)
+    path = program.joinpath(*parts)
     return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
 
 
-def _program_files():
-    return sorted(SCORER.rglob("*.py")) + [PROGRAM / "score.py"]
+def _program_files(program=PROGRAM):
+    return sorted((program / "scorer").rglob("*.py")) + [program / "score.py"]
+
+
+def _import_cycles(program=PROGRAM):
+    """The sets of two or more modules of the program that import each other, directly or through
+    the others (imports inside functions counted): the strongly connected components of the
+    import graph (Tarjan's algorithm)."""
+    graph = {_module_name(path, program): set() for path in _program_files(program)}
+    for path in _program_files(program):
+        name = _module_name(path, program)
+        graph[name] = {".".join(parts) for parts in _imported(path, program)} & set(graph) - {name}
+    order, low, stack, on_stack, cycles = {}, {}, [], set(), []
+
+    def visit(module):
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        on_stack.add(module)
+        for imported in sorted(graph[module]):
+            if imported not in order:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in on_stack:
+                low[module] = min(low[module], order[imported])
+        if low[module] == order[module]:
+            component = []
+            while not component or component[-1] != module:
+                component.append(stack.pop())
+                on_stack.discard(component[-1])
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in order:
+            visit(module)
+    return sorted(cycles)
+
+
+def _fake_program(root, files):
+    """A program folder under ``root`` with ``files`` (path under it -> text) and empty package files."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for folder in [root / "scorer"] + [path for path in (root / "scorer").rglob("*") if path.is_dir()]:
+        if not (folder / "__init__.py").exists():
+            (folder / "__init__.py").write_text("", encoding="utf-8")
+    (root / "score.py").write_text("", encoding="utf-8")
+    return root
 
 
 def test_every_scorer_module_is_in_a_layer_folder():
@@ -121,31 +174,39 @@ def test_the_layer_check_sees_an_upward_import(tmp_path):
     path = SCORER / "machinery" / "lcs.py"
     imported = list(_imported(path))
     assert all(parts[1] in ("machinery", "readers") for parts in imported if len(parts) > 1), imported
-    tree = "from ..tracks.registry import TRACKS\nimport scorer.outputs\n"
-    fake = SCORER / "machinery" / "_probe_upward.py"
-    fake.write_text(tree, encoding="utf-8")
-    try:
-        assert list(_imported(fake)) == [["scorer", "tracks", "registry"], ["scorer", "outputs"]]
-
-    finally:
-        fake.unlink()
+    program = _fake_program(tmp_path, {"scorer/tracks/registry.py": "",
+                                       "scorer/machinery/probe.py": "from ..tracks.registry import TRACKS\n"
+                                                                    "import scorer.outputs\n"})
+    assert list(_imported(program / "scorer" / "machinery" / "probe.py", program)) == [
+        ["scorer", "tracks", "registry"], ["scorer", "outputs"]]
 
 
-def test_the_track_check_sees_a_package_file_importing_another_track():
+def test_the_track_check_sees_a_package_file_importing_another_track(tmp_path):
     """In a track's package, ``from . import x`` is the package's own module and ``from .. import x``
     (inside a function too) another track's."""
-    package = sorted(path.parent for path in (SCORER / "tracks").glob("*/__init__.py"))
-    assert package, "no track package to probe"
-    fake = package[0] / "_probe_other_track.py"
-    fake.write_text("from . import names\n\ndef f():\n    from .. import flc\n    from ...machinery import lcs\n",
-                    encoding="utf-8")
-    try:
-        assert _layer(fake) == "tracks" and _track_of(fake) == package[0].name
-        assert list(_imported(fake)) == [["scorer", "tracks", package[0].name, "names"], ["scorer", "tracks", "flc"],
-                                         ["scorer", "machinery", "lcs"]]
-    finally:
-        fake.unlink()
+    program = _fake_program(tmp_path, {
+        "scorer/tracks/flc.py": "", "scorer/tracks/nlu/names.py": "", "scorer/machinery/lcs.py": "",
+        "scorer/tracks/nlu/probe.py": "from . import names\n\ndef f():\n    from .. import flc\n"
+                                      "    from ...machinery import lcs\n"})
+    probe = program / "scorer" / "tracks" / "nlu" / "probe.py"
+    assert _layer(probe, program) == "tracks" and _track_of(probe, program) == "nlu"
+    assert list(_imported(probe, program)) == [["scorer", "tracks", "nlu", "names"], ["scorer", "tracks", "flc"],
+                                               ["scorer", "machinery", "lcs"]]
 
+
+def test_no_import_cycle():
+    """No module of the scoring program imports itself through others, counting the imports inside
+    functions (a lazy import hides a cycle from Python, not from a reader)."""
+    assert _import_cycles() == []
+
+
+def test_the_cycle_check_sees_a_cycle_through_a_function_level_import(tmp_path):
+    program = _fake_program(tmp_path, {
+        "scorer/outputs/a.py": "from .b import x\n",
+        "scorer/outputs/b.py": "x = 1\n\ndef f():\n    from . import c\n",
+        "scorer/outputs/c.py": "from scorer.outputs.a import y\n",
+        "scorer/outputs/d.py": "from . import a\n"})
+    assert _import_cycles(program) == [["scorer.outputs.a", "scorer.outputs.b", "scorer.outputs.c"]]
 
 
 def _declaration_names():
