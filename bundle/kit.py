@@ -36,7 +36,7 @@ def sample_scores(program_dir: str, gold_dir: str, sample_zip: bytes) -> Dict[st
 
 
 def card_section(track, heading: str = "Submission format") -> str:
-    """The body of section ``## heading`` of a track's metric card (``<module>.md`` beside it),
+    """The body of section ``## heading`` of a track's metric card (``track.card_path``),
     without its first line when that line says where the section is copied."""
     with open(track.card_path, encoding="utf-8") as handle:
         card = handle.read()

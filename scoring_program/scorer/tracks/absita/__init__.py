@@ -43,7 +43,6 @@ LEADERBOARDS = ((NAME, "ate_f1"), ("absita_absa", "absa_f1"), ("absita_sa", "sa_
 RELEASED_GOLD = {"train": "ate_absita_training.ndjson", "dev": "ate_absita_dev.ndjson"}
 ITEM_ERROR = ("unmatched aspect terms (ATE) + unmatched (term, polarity) pairs (ABSA), a partial match "
               "counting half on each side, + |predicted − gold score|")
-BENCHMARK = {}
 
 
 def score(gold_path: str, submission_path: str, name: str, options: Options,
