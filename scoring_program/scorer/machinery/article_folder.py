@@ -14,11 +14,13 @@ import os
 import re
 from typing import TYPE_CHECKING, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
+from ..readers.files import read_gold_text
+from ..readers.json_values import MAX_INT_DIGITS
 from ..readers.options import Options, other_phase_ids
 from ..readers.problems import Problems, clip, reading_reference
-from ..readers.readers import MAX_INT_DIGITS, newlines_as_lf, read_gold_text, text_blocks
 from ..readers.records import label_problem, other_phase_line, record_limit
 from ..readers.result import ItemView, TrackResult
+from ..readers.text_lines import newlines_as_lf, text_blocks
 from .span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
                           span_track_result, warn_if_past_the_text)
 from .span_store import MAX_OFFSET, SpanStore

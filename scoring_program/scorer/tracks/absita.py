@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Hashable, Iter
 from ..readers.options import Options, other_phase_ids
 from ..machinery.per_item import ItemStatistics, ScalarOps, Totals
 from ..readers.problems import Problems, clip, describe, reading_reference
-from ..readers.readers import MAX_LINE_BYTES, iter_ndjson
+from ..readers.ndjson import iter_ndjson
+from ..readers.text_lines import MAX_LINE_BYTES
 from ..readers.records import check_duplicates, check_id_sets, record_limit
 from ..readers.result import ItemView, TrackResult
 

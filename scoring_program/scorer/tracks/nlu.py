@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Callable, Collection, Dict, Iterator, List, Op
 from ..readers.options import Options, other_phase_ids
 from ..machinery.per_item import ItemStatistics, ScalarOps, Totals
 from ..readers.problems import Problems, ReferenceDataError, SubmissionError, clip, reading_reference
-from ..readers.readers import byte_chunks, file_contains, iter_csv
+from ..readers.csv_rows import iter_csv
+from ..readers.files import byte_chunks, file_contains
 from ..readers.records import check_duplicates, check_id_sets, record_limit
 from ..readers.result import ItemView, TrackResult
 
@@ -415,7 +416,8 @@ TOKEN_CACHE_FORMAT = 2  # 2: the gold texts' digests and the test input's tokens
 # holds them (the build copies them byte for byte), so a cache built by any other version of them
 # is stale; nothing to bump by hand. (nltk's own code is fixed by its version: import_nltk
 # refuses any other.)
-TOKEN_CODE = (os.path.join("readers", "readers.py"), os.path.join("tracks", "nlu.py"),
+TOKEN_CODE = (os.path.join("readers", "files.py"), os.path.join("readers", "text_lines.py"),
+              os.path.join("readers", "csv_rows.py"), os.path.join("tracks", "nlu.py"),
               os.path.join("machinery", "nltk_tokens.py"))
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 from ..machinery.public_input import MemeList
 from ..readers.options import Options, other_phase_ids
 from ..readers.problems import Problems, describe, reading_reference
-from ..readers.readers import record_where
+from ..readers.records import record_where
 from ..readers.records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
 from ..machinery import span_metric
 from ..readers.result import ItemView, TrackResult
