@@ -47,7 +47,7 @@ from scorer.readers.files import UTF8_BOM, read_gold_text
 from scorer.readers.json_list import MAX_RECORD_CHARS, iter_json_batches
 from scorer.readers.json_values import BOUNDED_DECODER
 from scorer.readers.problems import Problems, SubmissionError
-from scorer.machinery.span_metric import add_confusions
+from scorer.machinery.span_confusions import add_confusions
 from scorer.machinery.span_store import SpanStore
 from scorer.machinery.spans import merge_overlapping
 from scorer.tracks import flc, t6_st2

@@ -21,8 +21,8 @@ from ..readers.problems import Problems, clip, reading_reference
 from ..readers.records import label_problem, other_phase_line, record_limit
 from ..readers.result import ItemView, TrackResult
 from ..readers.text_lines import newlines_as_lf, text_blocks
-from .span_metric import (Overlap, SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
-                          span_track_result, warn_if_past_the_text)
+from .span_metric import SpanStatistics, span_track_result
+from .span_problems import Overlap, offset_problem, overlap_problem, predictions_under_policy, warn_if_past_the_text
 from .span_store import MAX_OFFSET, SpanStore
 from .spans import Span, merge_overlapping
 
