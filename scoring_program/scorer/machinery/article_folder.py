@@ -437,21 +437,6 @@ class ArticleFolder:
         write_text(os.path.join(out_dir, filename), "".join("\t".join(map(str, row)) + "\n" for row in rows))
         return [filename]
 
-    def write_gold(self, folder: str, article: str, text: str, spans: Sequence[Tuple[str, int, int]]) -> None:
-        """Write one gold article (its text and its ``.labels`` file) into ``folder/<gold_folder>``;
-        ``spans``: (technique, start, end), the technique left out of rows without its column."""
-        from .public_input import write_text
-        target = os.path.join(folder, self.gold_folder)
-        write_text(os.path.join(target, "article%s.txt" % article), text)
-        write_text(os.path.join(target, "article%s%s" % (article, self.label_suffix)),
-                   "".join(self.row(article, *span) for span in spans))
-
-    def row(self, article: str, technique: str, start: int, end: int) -> str:
-        """One line of the format (with its newline)."""
-        if self.technique_column:
-            return "%s\t%s\t%d\t%d\n" % (article, technique, start, end)
-        return "%s\t%d\t%d\n" % (article, start, end)
-
 
 def sentence_spans(articles: Dict[str, str], seed: int = 42,
                    technique: Optional[Callable[["random.Random"], str]] = None) -> List[tuple]:
