@@ -17,7 +17,8 @@ import os
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from ..machinery import span_metric
-from ..machinery.article_folder import ArticleFolder, sentence_spans
+from ..machinery.article_folder import ArticleFolder
+from ..machinery.article_public import sentence_spans
 from ..readers.options import Options
 from ..readers.result import TrackResult
 from ..machinery.techniques import NLP4IF2019_FLC
