@@ -190,7 +190,8 @@ def test_confusions_from_the_shared_sort_equal_their_own_sort(seed):
     store = SpanStore(techniques)
     for _ in range(rng.randint(1, 12)):
         start = rng.randint(0, 60)
-        store.add("a", rng.choice(techniques), start, start + rng.randint(1, rng.choice([3, 30])))
+        technique = store.technique_number[rng.choice(techniques)]
+        store.declare("a").extend((technique, start, start + rng.randint(1, rng.choice([3, 30]))))
     predicted: Dict[str, list] = {}
     for _ in range(rng.randint(1, 8)):
         start = rng.randint(0, 60)
