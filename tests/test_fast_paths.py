@@ -1,26 +1,7 @@
 """The fast paths of the scoring program, and every fast reader against its validator.
 
-A fast path is kept only where it holds a benchmark target (time/floor <= 3 at x10 and x100 for
-the span and multilabel tracks, ``benchmarks/run.py``) or buys at least 5% of a time a user waits
-for (a platform run, the organisers' re-scoring); its comment gives the measure. Measures of
-issue 21: interleaved pairs A,B,B,A (A the code with the path, B without), medians, both orders
-(B/A after A, B/A after B), on a machine shared with five other sessions.
-
-| fast path | without it | verdict |
-|---|---|---|
-| JSON list read in batches by one call of the C scanner (``json_batches.RecordBatches``) | t6_st3 x100 time/floor 1.94 -> 3.09, t6_st2 x100 2.70 -> 3.36, t6_st1 x100 2.06 -> 2.88; re-scoring 50 t6_st1 x1 submissions B/A 1.61, 1.61 | kept |
-| JSON numbers parsed without hooks where no long number can hide (``json_batches._FAST_DECODER``) | t6_st2 x100 B/A 1.09, 1.04 (2.70 -> 2.87); re-scoring 50 t6_st2 x1 B/A 1.08, 1.07; t6_st1 x100 1.02, 1.00 | kept (>= 5% of re-scoring) |
-| FLC line fast path (``flc.parse_lines``) | flc x10 2.88 -> 4.55 | removed (issue 29: the tasks' real sizes; ``article_folder``) |
-| ST2 label fast path (``t6_st2.read_memes``) | t6_st2 x100 2.71 -> 3.44; re-scoring 50 t6_st2 x1 B/A 1.40, 1.42 | removed (issue 29: under a second of the re-scoring's wall time) |
-| the gold's one sort shared by the merge and the confusions (``SpanStore.merged_and_by_start``) | flc x10 2.90 -> 3.03 (B/A 1.05, 1.03) | kept |
-| linear sweep over disjoint spans (``spans.disjoint_overlap_sums``) | flc x10 B/A 1.03, 1.03 (and 1.02, 1.11); re-scoring 30 flc x1 B/A 1.10, 1.10; t6_st2 x100 0.99, 0.99 | kept (>= 5% of re-scoring) |
-| one predicted and one gold span computed inline (``SpanStatistics.add_document``) | t6_st2 x100 2.70 -> 2.91 (B/A 1.05, 1.08; 3.04 in a run under load); flc x10 0.99, 0.98 | removed (issue 29: a synthetic x100 margin only) |
-| gold text files through os.open/os.read (``files.read_gold_text``) | flc x10 2.92 -> 3.01 (B/A 1.006, 1.016; under heavy load 1.18, 1.03) | kept (flc x10 is the tightest target) |
-| FLC gold files parsed together, 1 MB at a time | flc x10 2.84 -> 2.87 (B/A 1.02, 0.99) and 2.94 -> 2.93 (1.00, 1.02); re-scoring 30 flc x1 1.06, 1.02 (noisy); read_gold alone at x1 1.01, 1.01; the files parsed one by one with one Problems for all, against batched: flc x10 0.98, 1.01 | removed |
-| rows gathered as tuples, moved to the columns in thousands (``SpanStatistics._flush``) | issue 14: flc x10 2.99 -> 3.17 | kept (not re-measured) |
-| the gold file's rows checked by one count (``flc._all_rows_name``) | flc x10 time/floor 2.88 -> 2.97 (B/A 1.03, 1.01) and 2.92 -> 2.96 (0.98, 1.01), 20 rounds each; flc x1 B/A 1.00, 1.01; whole benchmarks of main: 2.96 and 3.03 without it, 3.00 with it (noise as large as its gain) | removed (issue 29) |
-| the cyclic garbage collector off while scoring (``score.py``) | issue 14: parsing 4x slower | kept |
-| the Development intervals' resamples drawn by the build and summed as count lanes, the aggregate once over every resample (``resample_counts.py``, ``fast_intervals.lane_values``) | a Development run against the same submission's Post-Evaluation run: flc x1 1.64 -> 1.19, all six 1.26 -> 1.11 (``benchmarks/run.py``, fastest of 15) | kept (issue 39: <= 1.2); compared in ``tests/test_fast_intervals.py`` with the drawn resamples and the plain definition |
+A fast path is kept only where it buys time a user waits for; the measure behind each one is in
+benchmarks/RESULTS.md ("Measurements behind the code").
 
 Each kept reader is compared here with the path it short-cuts, on seeded random inputs (valid
 ones, and valid ones with a character deleted, inserted or changed) and on the shapes of the

@@ -1,8 +1,7 @@
-"""Labelled spans of many documents in 24 bytes a span, for the large span tracks (FLC).
+"""Labelled spans of many documents held as machine integers, for the large span tracks (FLC).
 
-A tuple ``(start, end)`` in a list in a dict costs about 120 bytes with its integers; an FLC test
-set at 100 times the real size holds a million spans. Here each document has one ``array('q')``
-of (technique number, start, end) triples, and a document's spans become tuples only while
+Each document has one ``array('q')`` of (technique number, start, end) triples, a fraction of the
+memory of tuples in lists (benchmarks/RESULTS.md), and a document's spans become tuples only while
 that document is scored (``by_technique``).
 """
 
