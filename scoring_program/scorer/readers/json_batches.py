@@ -4,8 +4,8 @@
 parses the records of up to a batch's length of text as one list instead, which is most of the
 speed of ``json.loads``. A batch either parses to exactly what the record-by-record path reads or
 is given up (that path then reads the same text), so it never changes what is accepted or refused
-(tests/test_fast_paths.py compares both paths). Without this module, ``json_list``'s reader is
-the plain per-record loop.
+(tests/test_fast_paths.py compares both paths). Without it (this module, and the lines of
+``json_list`` that name ``batches``), the reader is the plain per-record loop.
 """
 
 from __future__ import annotations
