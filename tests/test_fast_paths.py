@@ -1,32 +1,13 @@
 """The fast paths of the scoring program, and every fast reader against its validator.
 
-A fast path is kept only where it holds a benchmark target (time/floor <= 3 at x10 and x100 for
-the span and multilabel tracks, ``benchmarks/run.py``) or buys at least 5% of a time a user waits
-for (a platform run, the organisers' re-scoring); its comment gives the measure. Measures of
-issue 21: interleaved pairs A,B,B,A (A the code with the path, B without), medians, both orders
-(B/A after A, B/A after B), on a machine shared with five other sessions.
-
-| fast path | without it | verdict |
-|---|---|---|
-| JSON list read in batches by one call of the C scanner (``readers._JsonList.parse_batch``) | t6_st3 x100 time/floor 1.94 -> 3.09, t6_st2 x100 2.70 -> 3.36, t6_st1 x100 2.06 -> 2.88; re-scoring 50 t6_st1 x1 submissions B/A 1.61, 1.61 | kept |
-| JSON numbers parsed without hooks where no long number can hide (``readers._FAST_DECODER``) | t6_st2 x100 B/A 1.09, 1.04 (2.70 -> 2.87); re-scoring 50 t6_st2 x1 B/A 1.08, 1.07; t6_st1 x100 1.02, 1.00 | kept (>= 5% of re-scoring) |
-| FLC line fast path (``flc.parse_lines``) | flc x10 2.88 -> 4.55 | removed (issue 29: the tasks' real sizes; ``article_folder``) |
-| ST2 label fast path (``t6_st2.read_memes``) | t6_st2 x100 2.71 -> 3.44; re-scoring 50 t6_st2 x1 B/A 1.40, 1.42 | removed (issue 29: under a second of the re-scoring's wall time) |
-| the gold's one sort shared by the merge and the confusions (``SpanStore.merged_and_by_start``) | flc x10 2.90 -> 3.03 (B/A 1.05, 1.03) | kept |
-| linear sweep over disjoint spans (``spans.disjoint_overlap_sums``) | flc x10 B/A 1.03, 1.03 (and 1.02, 1.11); re-scoring 30 flc x1 B/A 1.10, 1.10; t6_st2 x100 0.99, 0.99 | kept (>= 5% of re-scoring) |
-| one predicted and one gold span computed inline (``SpanStatistics.add_document``) | t6_st2 x100 2.70 -> 2.91 (B/A 1.05, 1.08; 3.04 in a run under load); flc x10 0.99, 0.98 | removed (issue 29: a synthetic x100 margin only) |
-| gold text files through os.open/os.read (``readers.read_gold_text``) | flc x10 2.92 -> 3.01 (B/A 1.006, 1.016; under heavy load 1.18, 1.03) | kept (flc x10 is the tightest target) |
-| FLC gold files parsed together, 1 MB at a time | flc x10 2.84 -> 2.87 (B/A 1.02, 0.99) and 2.94 -> 2.93 (1.00, 1.02); re-scoring 30 flc x1 1.06, 1.02 (noisy); read_gold alone at x1 1.01, 1.01; the files parsed one by one with one Problems for all, against batched: flc x10 0.98, 1.01 | removed |
-| rows gathered as tuples, moved to the columns in thousands (``SpanStatistics._flush``) | issue 14: flc x10 2.99 -> 3.17 | kept (not re-measured) |
-| the gold file's rows checked by one count (``flc._all_rows_name``) | flc x10 time/floor 2.88 -> 2.97 (B/A 1.03, 1.01) and 2.92 -> 2.96 (0.98, 1.01), 20 rounds each; flc x1 B/A 1.00, 1.01; whole benchmarks of main: 2.96 and 3.03 without it, 3.00 with it (noise as large as its gain) | removed (issue 29) |
-| the cyclic garbage collector off while scoring (``score.py``) | issue 14: parsing 4x slower | kept |
-| the Development intervals' resamples drawn by the build and summed as count lanes, the aggregate once over every resample (``resample_counts.py``, ``fast_intervals.lane_values``) | a Development run against the same submission's Post-Evaluation run: flc x1 1.64 -> 1.19, all six 1.26 -> 1.11 (``benchmarks/run.py``, fastest of 15) | kept (issue 39: <= 1.2); compared in ``tests/test_fast_intervals.py`` with the drawn resamples and the plain definition |
+A fast path is kept only where it buys time a user waits for; the measure behind each one is in
+benchmarks/RESULTS.md ("Measurements behind the code").
 
 Each kept reader is compared here with the path it short-cuts, on seeded random inputs (valid
 ones, and valid ones with a character deleted, inserted or changed) and on the shapes of the
 hostile tests (``tests/attacks.py``):
 
-- the JSON list reader (``readers.iter_json_batches``): batches and the hook-free decoder against
+- the JSON list reader (``json_list.iter_json_batches``): batches and the hook-free decoder against
   the record-by-record path with the hooks, and against ``json.loads``;
 - the confusion counts from the gold's shared sort against their own sort; the one-pair branch
   against both overlap sums; ``read_gold_text`` against its plain form.
@@ -42,9 +23,12 @@ from typing import Any, Optional
 import pytest
 
 import attacks
-from scorer.readers import readers
+from scorer.readers import files, json_batches
+from scorer.readers.files import UTF8_BOM, read_gold_text
+from scorer.readers.json_list import MAX_RECORD_CHARS, iter_json_batches
+from scorer.readers.json_values import BOUNDED_DECODER
 from scorer.readers.problems import Problems, SubmissionError
-from scorer.machinery.span_metric import add_confusions
+from scorer.machinery.span_confusions import add_confusions
 from scorer.machinery.span_store import SpanStore
 from scorer.machinery.spans import merge_overlapping
 from scorer.tracks import flc, t6_st2
@@ -108,13 +92,13 @@ def _read_json(path: str, max_record_chars: Optional[int], batches: bool = True,
     ``batches`` every record goes through the record-by-record path, without ``fast_decoder``
     every batch through the decoder with the number hooks."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(readers, "_CHUNK", chunk)
+        patch.setattr(files, "BLOCK_BYTES", chunk)
         if not batches:
-            patch.setattr(readers._JsonList, "parse_batch", lambda self: None)
+            patch.setattr(json_batches.RecordBatches, "parse", lambda self, text: None)
         if not fast_decoder:
-            patch.setattr(readers, "_may_hold_long_number", lambda data: True)
+            patch.setattr(json_batches, "_may_hold_long_number", lambda data: True)
         try:
-            return [value for _, values in readers.iter_json_batches(path, "f.json", None, max_record_chars)
+            return [value for _, values in iter_json_batches(path, "f.json", None, max_record_chars)
                     for value in values]
         except SubmissionError as error:
             return error.lines
@@ -123,7 +107,7 @@ def _read_json(path: str, max_record_chars: Optional[int], batches: bool = True,
 def _json_loads(text: str) -> Optional[Any]:
     """What ``json.loads`` with the readers' number bounds reads, or None where it refuses."""
     try:
-        return readers._DECODER.decode(text[1:] if text.startswith(readers.UTF8_BOM) else text)
+        return BOUNDED_DECODER.decode(text[1:] if text.startswith(UTF8_BOM) else text)
     except (ValueError, RecursionError):
         return None
 
@@ -148,7 +132,7 @@ def test_json_reader_fast_paths_accept_and_refuse_as_the_record_by_record_path(t
     text = _random_json_text(rng)
     path = tmp_path / "f.json"
     path.write_bytes(text.encode("utf-8", "surrogatepass"))
-    _check_json_reader(str(path), text, rng.choice([None, 40, readers.MAX_RECORD_CHARS]))
+    _check_json_reader(str(path), text, rng.choice([None, 40, MAX_RECORD_CHARS]))
 
 
 @pytest.mark.parametrize("text", [
@@ -174,7 +158,7 @@ def test_json_reader_fast_paths_on_the_hostile_shapes(tmp_path, attack):
     (path,) = [os.path.join(tmp_path, "res", name) for name in os.listdir(os.path.join(tmp_path, "res"))]
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
-    _check_json_reader(path, text, readers.MAX_RECORD_CHARS)
+    _check_json_reader(path, text, MAX_RECORD_CHARS)
     assert _read_json(path, 4096) == _read_json(path, 4096, batches=False, fast_decoder=False)  # (records over the bound)
 
 
@@ -187,7 +171,8 @@ def test_confusions_from_the_shared_sort_equal_their_own_sort(seed):
     store = SpanStore(techniques)
     for _ in range(rng.randint(1, 12)):
         start = rng.randint(0, 60)
-        store.add("a", rng.choice(techniques), start, start + rng.randint(1, rng.choice([3, 30])))
+        technique = store.technique_number[rng.choice(techniques)]
+        store.declare("a").extend((technique, start, start + rng.randint(1, rng.choice([3, 30]))))
     predicted: Dict[str, list] = {}
     for _ in range(rng.randint(1, 8)):
         start = rng.randint(0, 60)
@@ -235,7 +220,7 @@ def test_gold_text_reader_equals_open_and_decode(tmp_path, seed):
     except UnicodeDecodeError:
         expected = SubmissionError
     try:
-        read: Any = readers.read_gold_text(str(path), "article1.txt")
+        read: Any = read_gold_text(str(path), "article1.txt")
     except SubmissionError:
         read = SubmissionError
     assert read == expected

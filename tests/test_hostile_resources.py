@@ -61,16 +61,17 @@ def test_unreadable_file_is_one_line(tmp_path, monkeypatch):
 
 
 def test_a_file_that_cannot_be_opened_is_one_line(tmp_path, monkeypatch):
-    from scorer.readers import readers
+    from scorer.readers import files
+    from scorer.readers.json_list import iter_json_batches
     from scorer.readers.problems import SubmissionError
     path = tmp_path / "x.json"
     path.write_text("[]")
 
     def refuse(*args):
         raise PermissionError(13, "Permission denied")
-    monkeypatch.setattr(readers.os, "open", refuse)
+    monkeypatch.setattr(files.os, "open", refuse)
     with pytest.raises(SubmissionError) as caught:
-        list(readers.iter_json_list(str(path), "x.json", 100))
+        list(iter_json_batches(str(path), "x.json", 100))
     assert caught.value.lines == ["x.json: cannot be read (Permission denied)"]
 
 

@@ -294,7 +294,7 @@ def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, de
     import io
     import tempfile
     from scorer.readers.problems import Problems
-    from scorer.readers.readers import newlines_as_lf, text_blocks
+    from scorer.readers.text_lines import newlines_as_lf, text_blocks
     from scorer.machinery.span_store import SpanStore
     text = newline.join(rows)
     by_lines, line_problems = SpanStore(NLP4IF2019_FLC), Problems("f")

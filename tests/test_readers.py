@@ -11,8 +11,11 @@ import json
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scorer.readers import readers
+from scorer.readers import files
+from scorer.readers.files import byte_chunks
+from scorer.readers.json_list import iter_json_batches
 from scorer.readers.problems import SubmissionError
+from scorer.readers.text_lines import newlines_as_lf, text_blocks
 
 _SCALAR = st.one_of(st.integers(-10 ** 19 + 1, 10 ** 19 - 1), st.floats(allow_nan=False, allow_infinity=False),
                     st.text(max_size=12), st.booleans(), st.none())
@@ -25,9 +28,9 @@ def _read(tmp_path, data: bytes, chunk: int, **options):
     path = tmp_path / "f.json"
     path.write_bytes(data)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(readers, "_CHUNK", chunk)
+        patch.setattr(files, "BLOCK_BYTES", chunk)
         try:
-            return [value for _, value in readers.iter_json_list(str(path), "f.json", None, **options)]
+            return [value for _, values in iter_json_batches(str(path), "f.json", None, **options) for value in values]
         except SubmissionError as error:
             return error.lines
 
@@ -86,12 +89,12 @@ def test_text_blocks_are_the_file_cut_at_line_ends(tmp_path_factory, lines, chun
     text = "\n".join(lines)
     path = tmp_path_factory.mktemp("b") / "f.tsv"
     path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
-    blocks = list(readers.text_blocks(str(path), "f.tsv", None, size=chunk))
+    blocks = list(text_blocks(str(path), "f.tsv", None, size=chunk))
     assert "".join(block for _, block in blocks) == text
     read = ""
     for number, (first_line, block) in enumerate(blocks):
         # lines end as Python's universal newlines end them: LF, CRLF or a lone CR
-        assert first_line == readers.newlines_as_lf(read).count("\n") + 1
+        assert first_line == newlines_as_lf(read).count("\n") + 1
         assert block.endswith(("\n", "\r")) or number == len(blocks) - 1
         assert not (block.endswith("\r") and number + 1 < len(blocks) and blocks[number + 1][1].startswith("\n"))
         read += block
@@ -101,7 +104,7 @@ def test_a_line_over_the_bound_is_refused_when_met(tmp_path):
     path = tmp_path / "f.tsv"
     path.write_bytes(b"ok\n" + b"x" * 5000 + b"\n")
     with pytest.raises(SubmissionError) as caught:
-        list(readers.text_blocks(str(path), "f.tsv", None, max_line_bytes=1000, size=64))
+        list(text_blocks(str(path), "f.tsv", None, max_line_bytes=1000, size=64))
     assert caught.value.lines == ["f.tsv: line 2: the line is longer than 1000 bytes"]
 
 
@@ -110,22 +113,20 @@ def test_only_regular_files_are_opened(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(str(fifo))
     with pytest.raises(SubmissionError) as caught:  # returns at once: never blocks on the pipe
-        list(readers.byte_chunks(str(fifo), "pipe", None))
+        list(byte_chunks(str(fifo), "pipe", None))
     assert caught.value.lines == ["pipe: not a regular file; only regular files are read"]
 
 
 def test_json_lines_where_a_list_is_expected_is_named(tmp_path):
-    from scorer.readers.problems import SubmissionError
-    from scorer.readers.readers import iter_json_list
     path = tmp_path / "semeval2021_t6_st1.json"
     path.write_text('{"id": "1", "labels": []}\n{"id": "2", "labels": ["Smears"]}\n', encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
-        list(iter_json_list(str(path), path.name, None))
+        list(iter_json_batches(str(path), path.name, None))
     assert error.value.lines == ["semeval2021_t6_st1.json: top level: the file is JSON Lines (one object per "
                                  "line); expected one JSON list of the records, [{...}, {...}] (Python: "
                                  "json.dump(records, file); pandas: to_json(path, orient=\"records\"))"]
     path.write_text('{"id": "1", "labels": []}\n', encoding="utf-8")  # one object: not JSON Lines
     with pytest.raises(SubmissionError) as error:
-        list(iter_json_list(str(path), path.name, None))
+        list(iter_json_batches(str(path), path.name, None))
     assert error.value.lines == ["semeval2021_t6_st1.json: top level: expected a JSON list of records, "
                                  "found an object"]

@@ -388,13 +388,13 @@ def _memes(valid):
 def _both_readers(monkeypatch, read):
     """(result, problem lines) of the reader with its usual 1 MiB blocks, then with 3-character
     blocks (every record and number cut across blocks)."""
-    from scorer.readers import readers
+    from scorer.readers import files
     from scorer.readers.problems import Problems
     results = []
     for small_blocks in (False, True):
         with monkeypatch.context() as patch:
             if small_blocks:
-                patch.setattr(readers, "_CHUNK", 3)
+                patch.setattr(files, "BLOCK_BYTES", 3)
             problems = Problems("f")
             results.append((read(problems), problems.lines))
     return results

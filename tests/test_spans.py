@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from oracles import naive_merge, naive_overlap_sums
 from scorer.machinery.span_metric import SpanCounts, technique_rows
-from scorer.machinery.spans import first_overlap, merge_overlapping, overlap_sums
+from scorer.machinery.span_problems import predictions_under_policy
+from scorer.machinery.spans import merge_overlapping, overlap_sums
 
 
 def precision_recall_f1(counts, official_recall=False):
@@ -60,22 +61,27 @@ def test_merge_equals_union_of_overlapping_groups(spans):
     assert merge_overlapping(spans) == naive_merge(spans)
 
 
+def _overlaps(spans):
+    """The overlaps the "error" policy finds among one technique's predicted spans."""
+    return predictions_under_policy({"Doubt": spans}, "error")[1]
+
+
 @settings(max_examples=300, deadline=None)
 @given(spans_strategy())
-def test_first_overlap_finds_one_exactly_when_two_spans_share_a_character(spans):
+def test_the_error_policy_finds_an_overlap_exactly_when_two_spans_share_a_character(spans):
     shares = any(max(a[0], b[0]) < min(a[1], b[1])
                  for i, a in enumerate(spans) for b in spans[i + 1:])
-    found = first_overlap(spans)
-    assert (found is not None) == shares
+    found = _overlaps(spans)
+    assert bool(found) == shares
     if found:
-        (a, b) = found
-        assert max(a[0], b[0]) < min(a[1], b[1])
+        ((technique, a, b),) = found
+        assert technique == "Doubt" and max(a[0], b[0]) < min(a[1], b[1])
 
 
 def test_touching_spans_do_not_merge_or_overlap():
     assert merge_overlapping([(0, 10), (10, 20)]) == [(0, 10), (10, 20)]
-    assert first_overlap([(0, 10), (10, 20)]) is None
-    assert first_overlap([(5, 8), (5, 8)]) == ((5, 8), (5, 8))
+    assert _overlaps([(10, 20), (0, 10)]) == []
+    assert _overlaps([(5, 8), (5, 8)]) == [("Doubt", (5, 8), (5, 8))]
 
 
 def test_huge_offsets_cost_nothing():
@@ -117,9 +123,9 @@ def test_store_merge_equals_merge_per_technique(rows):
     store = SpanStore(["a", "b", "c"])
     store.declare("1")
     for technique, start, length in rows:
-        store.add("1", technique, start, start + length)
+        store.declare("1").extend((store.technique_number[technique], start, start + length))
     expected = {technique: merge_overlapping(spans) for technique, spans in store.by_technique("1").items()}
-    assert sorted(store.merged_by_technique("1").items()) == sorted(expected.items())
+    assert sorted(store.merged_and_by_start("1")[0].items()) == sorted(expected.items())
 
 
 @settings(max_examples=400, deadline=None)

@@ -13,7 +13,7 @@ Gold: a folder ``semeval2020_t11_si/`` of ``article<ID>.task-SI.labels`` files w
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Dict, List
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
 from ..machinery import span_metric
 from ..machinery.article_folder import ArticleFolder
@@ -61,6 +61,15 @@ def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
     return LAYOUT.write_baseline(public_dir, out_dir, filename, seed)
 
 
+def _write_article(folder: str, article: str, text: str, spans: List[Tuple[int, int]]) -> None:
+    """One gold article in ``folder/<GOLD_FOLDER>``: its text and its ``.labels`` file."""
+    from ..machinery.public_input import write_text
+    target = os.path.join(folder, GOLD_FOLDER)
+    write_text(os.path.join(target, "article%s.txt" % article), text)
+    write_text(os.path.join(target, "article%s%s" % (article, LAYOUT.label_suffix)),
+               "".join("%s\t%d\t%d\n" % (article, start, end) for start, end in spans))
+
+
 def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
     """Articles of random sentences, a quarter of them propaganda spans, some overlapping."""
     from ..machinery.sample_text import first_id, sample_rng, sentence
@@ -70,11 +79,11 @@ def write_sample_gold(folder: str, split: str, seed: int) -> List[str]:
         for _ in range(rng.randint(3, 8)):
             words = sentence(rng, rng.randint(5, 14))
             if rng.random() < 0.25:
-                spans.append(("propaganda", len(text), len(text) + len(words)))
+                spans.append((len(text), len(text) + len(words)))
                 if rng.random() < 0.3:
-                    spans.append(("propaganda", len(text), len(text) + words.index(" ")))
+                    spans.append((len(text), len(text) + words.index(" ")))
             text += words + " "
-        LAYOUT.write_gold(folder, article, text.rstrip() + "\n", spans)
+        _write_article(folder, article, text.rstrip() + "\n", spans)
     return [GOLD_FOLDER + "/"]
 
 
@@ -86,13 +95,13 @@ def write_benchmark_input(input_dir: str, scale: int, rng: random.Random) -> Non
     for a in range(371 * scale):
         article, length = str(800000000 + a), rng.randint(1500, 9000)
         starts = sorted(rng.randrange(0, length - 200) for _ in range(max(0, int(rng.gauss(16, 8)))))
-        gold = [("propaganda", start, start + rng.randint(3, 180)) for start in starts]
-        LAYOUT.write_gold(os.path.join(input_dir, "ref"), article, "x" * length, gold)
-        for _, start, end in gold:
+        gold = [(start, start + rng.randint(3, 180)) for start in starts]
+        _write_article(os.path.join(input_dir, "ref"), article, "x" * length, gold)
+        for start, end in gold:
             if rng.random() < 0.8:
                 start = max(0, start + rng.randint(-15, 15))
-                rows.append(LAYOUT.row(article, "", start, max(start + 1, end + rng.randint(-15, 15))))
-        rows.extend(LAYOUT.row(article, "", start, start + rng.randint(3, 120))
+                rows.append("%s\t%d\t%d\n" % (article, start, max(start + 1, end + rng.randint(-15, 15))))
+        rows.extend("%s\t%d\t%d\n" % (article, start, start + rng.randint(3, 120))
                     for start in (rng.randrange(0, length - 200) for _ in range(rng.randint(0, 4))))
     with open(os.path.join(input_dir, "res", FILE_NAME), "w", encoding="utf-8") as handle:
         handle.writelines(rows)

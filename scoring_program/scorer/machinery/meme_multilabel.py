@@ -20,7 +20,7 @@ from ..readers.options import Options, other_phase_ids
 from .per_item import ItemStatistics
 from .public_input import MemeList, read_json, write_json
 from ..readers.problems import Problems, reading_reference
-from ..readers.readers import record_where
+from ..readers.records import record_where
 from ..readers.records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
 from ..readers.result import ItemView, TrackResult
 

@@ -183,9 +183,9 @@ def import_nltk():
 
     Only these two modules and what they import are loaded: ``nltk/__init__.py`` imports every
     nltk module and, through them, numpy, scipy and scikit-learn when they are installed (as on
-    the stock images); that took 2 s and 130 MB for nothing. The two modules are nltk's own code,
-    unchanged. Our loading leaves no trace in ``sys.modules``, so a later ``import nltk`` gets the
-    whole package as usual.
+    the stock images), time and memory for nothing (benchmarks/RESULTS.md). The two modules are
+    nltk's own code, unchanged. Our loading leaves no trace in ``sys.modules``, so a later
+    ``import nltk`` gets the whole package as usual.
     """
     if os.path.isdir(VENDOR_DIR) and VENDOR_DIR not in sys.path:
         sys.path.insert(0, VENDOR_DIR)
@@ -244,7 +244,7 @@ def _check_version(version: str) -> None:
 # One expression is replaced, not skipped: PUNCTUATION[0], the final period followed by closing
 # quotes or brackets and spaces. Its class of closing characters contains the space, which ``\s*``
 # also matches, so nltk's backtracking costs time quadratic in a run of spaces after a period
-# ("Mr." followed by 99,990 spaces takes 35 s in nltk 3.7). ``_final_period`` finds the same (only
+# (benchmarks/RESULTS.md). ``_final_period`` finds the same (only
 # possible) match with string methods in linear time; PUNCTUATION[5] has the same form and goes the
 # same way. They rely on ``\s`` in a str pattern being exactly ``str.isspace`` (true for every code
 # point of Python 3.7 to 3.12; a test checks all of them).
@@ -441,7 +441,7 @@ _SHARED: List[Tokenizer] = []
 
 
 def shared_tokenizer() -> Tokenizer:
-    """One tokenizer per process (loading nltk and the model costs a second)."""
+    """One tokenizer per process (loading nltk and the model is slow: once is enough)."""
     if not _SHARED:
         _SHARED.append(Tokenizer())
     return _SHARED[0]

@@ -10,14 +10,14 @@ tracks' own; the headline is that aggregate over the per-technique totals of eve
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left, bisect_right
 from collections import Counter
-from operator import itemgetter, sub
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .per_item import ItemStatistics, ScalarOps, Totals
 from ..readers.result import TechniqueRow, TrackResult
-from .spans import Span, disjoint_overlap_sums, first_overlap_in_sorted, merge_overlapping, overlap_sums
+from .span_confusions import add_confusions
+from .span_problems import overlap_problem, predictions_under_policy
+from .spans import Span, disjoint_overlap_sums, merge_overlapping, overlap_sums
 
 
 class SpanCounts:
@@ -42,17 +42,12 @@ class SpanCounts:
         return "SpanCounts(%r, %r, %d, %d)" % (self.precision_sum, self.recall_sum, self.predicted, self.gold)
 
 
-_first, _second = itemgetter(0), itemgetter(1)
-
-Overlap = Tuple[str, Span, Span]  # technique, and two of its predicted spans that share a character
-
-
 class SpanStatistics:
     """Rows (document, technique, precision_sum, recall_sum, predicted, gold), held as columns.
 
-    One row per document and technique present on either side. Columns of machine numbers
-    (40 bytes a row) rather than tuples (about 170): an FLC test set at 100 times the real size
-    has 400k rows. ``column(i)`` gives one column as a list, for the per-item statistics.
+    One row per document and technique present on either side, held in columns of machine
+    numbers rather than as tuples, so that a large span set stays small in memory (the benchmark's
+    memory bounds). ``column(i)`` gives one column as a list, for the per-item statistics.
     """
 
     __slots__ = ("documents", "techniques", "_technique_index", "_document", "_technique",
@@ -155,71 +150,6 @@ class SpanStatistics:
         return list((self._precision_sum, self._recall_sum, self._predicted, self._gold)[index - 2])
 
 
-def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, Sequence[Span]],
-                   into: Dict[Tuple[str, str], int], gold_by_start: Optional[List[Tuple[int, int, int]]] = None,
-                   numbering: Any = None) -> None:
-    """Add one document's (predicted X, gold Y) span pairs that share a character, X != Y.
-
-    ``gold_by_start`` (optional): the spans of ``gold`` as (start, end, technique number) in sorted
-    order, numbered as ``numbering`` (a ``SpanStore``: ``technique_number`` and ``techniques``).
-
-    The gold spans of all techniques sorted by start: a predicted [s, e) can only meet those that
-    start before e and after s - (the longest gold span), found by two binary searches; each of
-    them meets it when it ends after s. On real data that window holds a span or two. Where the
-    windows are wide (long spans: more candidates than 4 per predicted span and gold technique),
-    the pairs are counted per gold technique instead, never enumerated: a gold span [gs, ge) meets
-    [s, e) when gs < e and ge > s; those with gs < e are ``bisect_left(starts, e)``, and among them
-    those ending by s (ge <= s, so gs < s < e) are ``bisect_right(ends, s)``. Either way
-    O(n log n) per document, whatever the submission.
-
-    >>> counts = {}
-    >>> add_confusions({"Doubt": [(0, 10), (20, 30)]}, {"Smears": [(5, 25), (30, 40)], "Doubt": [(0, 3)]}, counts)
-    >>> counts
-    {('Smears', 'Doubt'): 2}
-    """
-    if gold_by_start is None or numbering is None:
-        spans: List[Tuple[int, int, object]] = sorted(
-            [(start, end, technique) for technique, group in gold.items() for start, end in group])
-        label: Mapping = {technique: technique for technique in predicted}
-    else:
-        spans, label = gold_by_start, numbering.technique_number  # type: ignore[assignment]
-    starts = list(map(_first, spans))
-    longest = max(map(sub, map(_second, spans), starts))
-    windows = [(technique, start, bisect_right(starts, start - longest), bisect_left(starts, end))
-               for technique, group in predicted.items() for start, end in group]
-    if sum([high - low for _, _, low, high in windows]) > 4 * len(windows) * len(gold) + 64:
-        _count_confusions_per_technique(gold, predicted, into)  # wide windows: count, not enumerate
-        return
-    if numbering is None or gold_by_start is None:
-        pairs = [(technique, span[2]) for technique, start, low, high in windows for span in spans[low:high]
-                 if span[1] > start and span[2] != label[technique]]
-    else:
-        names = numbering.techniques
-        pairs = [(technique, names[span[2]]) for technique, start, low, high in windows for span in spans[low:high]
-                 if span[1] > start and span[2] != label[technique]]
-    if isinstance(into, Counter):
-        into.update(pairs)  # (counted in C)
-    else:
-        for key in pairs:
-            into[key] = into.get(key, 0) + 1
-
-
-def _count_confusions_per_technique(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, Sequence[Span]],
-                                    into: Dict[Tuple[str, str], int]) -> None:
-    bounds = [(technique, sorted(start for start, _ in spans), sorted(end for _, end in spans))
-              for technique, spans in gold.items() if spans]
-    for predicted_technique, spans in predicted.items():
-        for gold_technique, starts, ends in bounds:
-            if gold_technique == predicted_technique:
-                continue
-            pairs = 0
-            for start, end in spans:
-                pairs += bisect_left(starts, end) - bisect_right(ends, start)
-            if pairs:
-                key = (predicted_technique, gold_technique)
-                into[key] = into.get(key, 0) + pairs
-
-
 def technique_rows(track: str, totals: Totals, techniques: Sequence[str], official_recall: bool
                    ) -> List[TechniqueRow]:
     """One table row per technique, in list order: the track's ``aggregate`` over that technique's
@@ -244,113 +174,6 @@ def technique_rows(track: str, totals: Totals, techniques: Sequence[str], offici
                                  scores[track + "_f1"], gold, predicted,
                                  precision_sum=precision_sum, recall_sum=recall_sum))
     return rows
-
-
-def offset_problem(start: object, end: object, text_length: Optional[int] = None) -> str:
-    """Why (start, end) is not a span ('' if it is): integers with 0 <= start < end, as the official
-    scorers require; with ``text_length`` (reference data only) also end <= len(text).
-
-    Parameters
-    ----------
-    start, end : object
-        The offsets as read.
-    text_length : int or None
-        The document's length in characters (gold only).
-
-    Returns
-    -------
-    str
-        The problem in words, or ''.
-
-    Offsets are 0-based code-point indices, ``end`` exclusive. A submitted span past its text is
-    not a problem but a warning (``past_the_text``).
-    """
-    for field, value in (("start", start), ("end", end)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            return "%s must be an integer character offset" % field
-    if start < 0 or end < 0:  # type: ignore[operator]
-        return "start and end must be non-negative (found %s, %s)" % (_short(start), _short(end))
-    if start >= end:  # type: ignore[operator]
-        return "end must be greater than start (found start=%s, end=%s)" % (_short(start), _short(end))
-    if text_length is not None and end > text_length:  # type: ignore[operator]
-        return "end=%s is beyond the end of the text (%d characters)" % (_short(end), text_length)
-    return ""
-
-
-def past_the_text(noun: str) -> Tuple[str, str]:
-    """The warning for submitted spans that end past their document's text.
-
-    The official scorers never read the texts and score such spans as given; so do we. They
-    cannot raise a score: the characters past the text meet no gold character, so they add to
-    the span's length (lowering precision) and to no intersection (recall is that of the span
-    cut at the end of the text).
-    """
-    return ("%%d span ends past its %s's text; scored as given (it can only lower precision)" % noun,
-            "%%d spans end past their %s's text; scored as given (they can only lower precision)" % noun)
-
-
-def wholly_past_the_text(noun: str) -> Tuple[str, str]:
-    """The warning for submitted spans that start at or past the end of their text (counted also
-    by ``past_the_text``)."""
-    return ("%%d span starts at or past the end of its %s's text; it matches no gold span" % noun,
-            "%%d spans start at or past the end of their %s's text; they match no gold span" % noun)
-
-
-def warn_if_past_the_text(start: int, end: int, length: Optional[int], noun: str, problems, where: str) -> None:
-    """Count the warnings for a submitted span ``where`` of a text of ``length`` characters
-    (None: unknown)."""
-    if length is not None and end > length:
-        problems.warn(past_the_text(noun), where)
-        if start >= length:
-            problems.warn(wholly_past_the_text(noun), where)
-
-
-def _short(value: object) -> str:
-    text = str(value)
-    return text if len(text) <= 24 else "%s...(%d digits)" % (text[:12], len(text.lstrip("-")))
-
-
-def predictions_under_policy(by_technique: Mapping[str, List[Span]], policy: str
-                             ) -> Tuple[Mapping[str, List[Span]], List[Overlap]]:
-    """One document's predictions under ``overlapping_predictions``, and the overlaps found.
-
-    Parameters
-    ----------
-    by_technique : dict of technique -> list of (start, end)
-        One document's predicted spans.
-    policy : {"error", "merge", "keep"}
-
-    Returns
-    -------
-    (dict of technique -> list of (start, end), list of Overlap)
-
-    "merge": same-technique overlaps become their union; "keep": left as they are; "error": one
-    overlap per technique that has one (technique, first span, second span), for problem lines.
-    Under "merge" and "error" the returned lists are sorted and disjoint. The mapping given is
-    never changed; it is returned as it is when nothing needs to change (most documents).
-    """
-    if policy == "keep":
-        return by_technique, []
-    if policy == "merge":
-        return {technique: merge_overlapping(spans) for technique, spans in by_technique.items()}, []
-    ordered: Optional[Dict[str, List[Span]]] = None
-    overlaps: List[Overlap] = []
-    for technique, spans in by_technique.items():
-        if len(spans) > 1:  # one span is sorted and has no overlap
-            if ordered is None:
-                ordered = dict(by_technique)
-            ordered[technique] = spans = sorted(spans)
-            pair = first_overlap_in_sorted(spans)
-            if pair is not None:
-                overlaps.append((technique, pair[0], pair[1]))
-    return (by_technique if ordered is None else ordered), overlaps
-
-
-def overlap_problem(overlap: Overlap) -> str:
-    technique, first, second = overlap
-    return ("two %r spans overlap, [%d, %d) and [%d, %d); predict one span per fragment "
-            "(the organisers can set overlapping_predictions to merge or keep them)"
-            % (technique, first[0], first[1], second[0], second[1]))
 
 
 KINDS = ("precision_sum", "recall_sum", "predicted", "gold")  # the columns "<kind>|<technique>"

@@ -1,8 +1,7 @@
-"""Labelled spans of many documents in 24 bytes a span, for the large span tracks (FLC).
+"""Labelled spans of many documents held as machine integers, for the large span tracks (FLC).
 
-A tuple ``(start, end)`` in a list in a dict costs about 120 bytes with its integers; an FLC test
-set at 100 times the real size holds a million spans. Here each document has one ``array('q')``
-of (technique number, start, end) triples, and a document's spans become tuples only while
+Each document has one ``array('q')`` of (technique number, start, end) triples, a fraction of the
+memory of tuples in lists (benchmarks/RESULTS.md), and a document's spans become tuples only while
 that document is scored (``by_technique``).
 """
 
@@ -20,7 +19,7 @@ class SpanStore:
     """Documents (in order of first appearance) and their labelled spans.
 
     >>> store = SpanStore(["Doubt", "Smears"])
-    >>> store.add("7", "Smears", 0, 5); store.add("7", "Doubt", 3, 9); store.add("7", "Smears", 10, 12)
+    >>> store.declare("7").extend([1, 0, 5, 0, 3, 9, 1, 10, 12])  # (technique number, start, end)
     >>> _ = store.declare("8")
     >>> store.order, store.count("7"), store.count("8")
     (['7', '8'], 3, 0)
@@ -43,9 +42,6 @@ class SpanStore:
             triples = self.spans[document] = array("q")
             self.order.append(document)
         return triples
-
-    def add(self, document: str, technique: str, start: int, end: int) -> None:
-        self.declare(document).extend((self.technique_number[technique], start, end))
 
     def __contains__(self, document: object) -> bool:
         return document in self.spans
@@ -73,27 +69,19 @@ class SpanStore:
         """The document's spans per technique (in order of first appearance), each in file order."""
         return self._grouped(self._triples(document))
 
-    def merged_by_technique(self, document: str) -> Dict[str, List[Span]]:
-        """``merge_overlapping`` of each technique's spans (techniques in list order).
-
-        >>> store = SpanStore(["Doubt", "Smears"])
-        >>> for start, end in [(10, 20), (0, 5), (15, 30), (30, 31)]:
-        ...     store.add("7", "Smears", start, end)
-        >>> store.merged_by_technique("7")
-        {'Smears': [(0, 5), (10, 30), (30, 31)]}
-        """
-        return self.merged_and_by_start(document)[0]
-
     def merged_and_by_start(self, document: str) -> Tuple[Dict[str, List[Span]], Optional[List[Tuple[int, int, int]]]]:
-        """``merged_by_technique``, from one sort of the document's spans by start, and that sorted
-        list, (start, end, technique number), when merging changed nothing (else None): the
-        confusion counts need the spans by start, and share this sort (tests/test_fast_paths.py
-        checks the counts against their own sort).
+        """``merge_overlapping`` of each technique's spans (techniques in list order), from one sort
+        of the document's spans by start, and that sorted list, (start, end, technique number),
+        when merging changed nothing (else None): the confusion counts need the spans by start,
+        and share this sort (tests/test_fast_paths.py checks the counts against their own sort).
 
         >>> store = SpanStore(["Doubt", "Smears"])
-        >>> store.add("7", "Smears", 10, 20); store.add("7", "Doubt", 3, 9)
+        >>> store.declare("7").extend([1, 10, 20, 0, 3, 9])
         >>> store.merged_and_by_start("7")
         ({'Doubt': [(3, 9)], 'Smears': [(10, 20)]}, [(3, 9, 0), (10, 20, 1)])
+        >>> store.declare("7").extend([1, 15, 30, 1, 0, 5])  # Smears [15, 30) meets [10, 20)
+        >>> store.merged_and_by_start("7")
+        ({'Doubt': [(3, 9)], 'Smears': [(0, 5), (10, 30)]}, None)
         """
         triples = self.spans.get(document)
         if not triples:

@@ -48,13 +48,9 @@ def merge_sorted(spans: Iterable[Span]) -> List[Span]:
     return merged
 
 
-def first_overlap(spans: Sequence[Span]) -> Optional[Tuple[Span, Span]]:
-    """Some pair of spans that share a character, or None. Exact duplicates overlap."""
-    return first_overlap_in_sorted(sorted(spans))
-
-
 def first_overlap_in_sorted(ordered: Sequence[Span]) -> Optional[Tuple[Span, Span]]:
-    """``first_overlap`` for spans already sorted."""
+    """Some pair of the sorted spans ``ordered`` that share a character, or None. Exact duplicates
+    overlap; touching spans do not."""
     widest: Optional[Span] = None
     for span in ordered:
         if widest is not None and span[0] < widest[1]:

@@ -1,19 +1,17 @@
-"""The containers shared tasks put their records in, read with line numbers and bounds: one place a
-track module takes its reader from, whatever its metric.
+"""Delimited text files, read with line numbers and bounds:
 
-- a JSON list of records: ``iter_json_list`` (0-based record index, value), streamed;
-- JSON Lines: ``iter_ndjson`` (line number, value);
-- CSV: ``iter_csv`` (line number where the record starts, fields), RFC 4180;
 - TSV and other delimited lines: ``iter_rows`` (line number, fields) with the official scorers'
   split semantics (``line.split("\\t")``: empty fields kept; or ``str.split()`` on whitespace, as
   conlleval and most Perl scorers split), the column count checked;
 - CoNLL-style token columns: ``iter_token_blocks`` (line number of the first token, rows), a blank
   line ending a sentence, ``-DOCSTART-`` lines ending one too, the tokens of one sentence bounded.
 
-Every reader takes the file's display name (``name``) for its problem lines, ``max_bytes`` (None:
-the gold, unbounded) and refuses a line longer than ``max_line_bytes`` before decoding it; a file
-that is not UTF-8 is refused naming the line and byte (``readers.text_blocks``). Nothing here knows
-a track.
+The other containers have their own readers: a JSON list (``json_list.iter_json_batches``, or
+``records.json_records`` for records keyed by an id), JSON Lines (``ndjson.iter_ndjson``), CSV
+(``csv_rows.iter_csv``). Every reader takes the file's display name (``name``) for its problem
+lines, ``max_bytes`` (None: the gold, unbounded) and refuses a line longer than ``max_line_bytes``
+before decoding it; a file that is not UTF-8 is refused naming the line and byte
+(``text_lines.text_blocks``). Nothing here knows a track.
 """
 
 from __future__ import annotations
@@ -21,9 +19,7 @@ from __future__ import annotations
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 from .problems import Problems, fail
-from .readers import MAX_LINE_BYTES, iter_csv, iter_json_list, iter_ndjson, newlines_as_lf, text_blocks
-
-__all__ = ["iter_json_list", "iter_ndjson", "iter_csv", "iter_rows", "iter_token_blocks", "MAX_SENTENCE_TOKENS"]
+from .text_lines import MAX_LINE_BYTES, newlines_as_lf, text_blocks
 
 # The most tokens one sentence may hold before the file is refused: CoNLL-2003's longest sentence
 # has 124 tokens; a submission past this bound is not a sentence file.

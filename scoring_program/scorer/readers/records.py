@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from .json_list import MAX_RECORD_CHARS, iter_json_batches
 from .problems import Problems, clip, did_you_mean
-from .readers import MAX_RECORD_CHARS, iter_json_batches, record_where
 
 # How many ids a "missing ids" / "unknown ids" line lists before it says "and N more".
 MAX_IDS_LISTED = 10
+
+
+def record_where(index: int, record: Any, id_field: str = "id") -> str:
+    """``record 5 (id '34')`` for the 0-based ``index`` of a JSON list element."""
+    if isinstance(record, dict):
+        value = record.get(id_field)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and len(str(value)) <= 40:
+            return "record %d (%s %r)" % (index + 1, id_field, value)
+    return "record %d" % (index + 1)
 
 
 def json_record_batches(path: str, name: str, max_bytes: Optional[int], problems: Problems,

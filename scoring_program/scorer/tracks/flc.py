@@ -80,7 +80,7 @@ def _training_technique(rng: "random.Random") -> str:
 
 
 def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42, variant: str = "random") -> List[str]:
-    """The baseline: a third of the sentences, at random, as spans (``article_folder.sentence_spans``);
+    """The baseline: a third of the sentences, at random, as spans (``article_public.sentence_spans``);
     techniques drawn with the training frequencies."""
     return LAYOUT.write_baseline(public_dir, out_dir, filename, seed, _training_technique)
 

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 from ..machinery.public_input import MemeList
 from ..readers.options import Options, other_phase_ids
 from ..readers.problems import Problems, describe, reading_reference
-from ..readers.readers import record_where
+from ..readers.records import record_where
 from ..readers.records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
 from ..machinery import span_metric
 from ..readers.result import ItemView, TrackResult
-from ..machinery.span_metric import (SpanStatistics, offset_problem, overlap_problem, predictions_under_policy,
-                           span_track_result, warn_if_past_the_text)
+from ..machinery.span_metric import SpanStatistics, span_track_result
+from ..machinery.span_problems import offset_problem, overlap_problem, predictions_under_policy, warn_if_past_the_text
 from ..machinery.spans import Span
 from ..machinery.techniques import SEMEVAL2021_T6_ST1_ST2
 

@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tupl
 
 from ...readers.options import Options
 from ...readers.problems import Problems
-from ...readers.readers import iter_ndjson
+from ...readers.ndjson import iter_ndjson
 from ...readers.result import ItemView
 from .reviews import ID_FIELD, Review, parse_reviews
 from .statistics import POLARITY_NAMES

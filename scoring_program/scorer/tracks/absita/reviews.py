@@ -7,7 +7,8 @@ import math
 from typing import Any, Iterator, List, Optional, Tuple
 
 from ...readers.problems import Problems, clip, describe
-from ...readers.readers import MAX_LINE_BYTES, iter_ndjson
+from ...readers.ndjson import iter_ndjson
+from ...readers.text_lines import MAX_LINE_BYTES
 
 ID_FIELD = "id_sentence"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 from typing import List, Optional
 
-from ...readers.readers import byte_chunks
+from ...readers.files import byte_chunks
 
 HEADER_FIRST_CELL = "id"
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Callable, Collection, Iterator, List, Optional, Tuple
 
 from ...readers.problems import Problems, SubmissionError
-from ...readers.readers import file_contains, iter_csv
+from ...readers.csv_rows import iter_csv
+from ...readers.files import file_contains
 from .layout import HEADER_FIRST_CELL, file_head, gold_layout_problem, layout_problem
 from .names import TEST_INPUT
 

@@ -8,7 +8,7 @@ import os
 from typing import Dict, List, Optional, Tuple
 
 from ...readers.problems import Problems, ReferenceDataError, reading_reference
-from ...readers.readers import byte_chunks
+from ...readers.files import byte_chunks
 from .names import FILE_NAME, TEST_INPUT
 from .reading import Row, parse_answers, read_rows, strip_wrapping_quotes
 
@@ -172,7 +172,8 @@ TOKEN_CACHE_FORMAT = 2  # 2: the gold texts' digests and the test input's tokens
 # as the program holds them (the build copies them byte for byte), so a cache built by any other
 # version of them is stale; nothing to bump by hand. (nltk's own code is fixed by its version:
 # import_nltk refuses any other.)
-TOKEN_CODE = (os.path.join("readers", "readers.py"), os.path.join("tracks", "nlu", "layout.py"),
+TOKEN_CODE = (os.path.join("readers", "files.py"), os.path.join("readers", "text_lines.py"),
+              os.path.join("readers", "csv_rows.py"), os.path.join("tracks", "nlu", "layout.py"),
               os.path.join("tracks", "nlu", "reading.py"), os.path.join("tracks", "nlu", "tokens.py"),
               os.path.join("machinery", "nltk_tokens.py"))
 

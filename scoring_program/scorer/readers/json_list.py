@@ -1,0 +1,173 @@
+"""A file's top-level JSON list of records, streamed: memory holds a block and a record, never the
+whole document, and every problem names its record, line and column."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator, List, Optional, Tuple
+
+from .files import byte_chunks
+from .json_batches import RecordBatches
+from .json_text import SEPARATOR, WHITESPACE, JsonText, decoded_chunks
+from .json_values import BOUNDED_DECODER, NumberError, json_problem
+from .problems import fail
+
+# The most characters one JSON record (an element of the top-level list) may have in a
+# submission (clause (c) of the refusal policy: a real record is a few kB).
+MAX_RECORD_CHARS = 1 << 20
+
+
+def iter_json_batches(path: str, name: str, max_bytes: Optional[int],
+                      max_record_chars: Optional[int] = MAX_RECORD_CHARS) -> Iterator[Tuple[int, List[Any]]]:
+    """(0-based index of the first, values) for consecutive elements of a file's top-level JSON
+    list, in order: a batch of up to ``max_record_chars`` characters of records at a time.
+
+    The file is decoded a block at a time and each element parsed on its own
+    (``raw_decode``), so memory holds one block and one record, never the whole document. A
+    record longer than ``max_record_chars`` is refused before it is parsed.
+
+    The steps: ``open_list`` (the ``[``), then ``records`` (a batch of records by one call of
+    the C scanner where that parses, ``json_batches``, else one record at a time, each followed by
+    ``,`` or the list's ``]``), then ``close`` (nothing but whitespace after the list).
+    """
+    reader = _JsonList(path, name, max_bytes, max_record_chars)
+    reader.open_list()
+    yield from reader.records()
+    reader.close()
+
+
+def _json_lines(text: str, position: int) -> bool:
+    """Whether ``text`` holds, from ``position``, a JSON object followed by another one on a
+    later line (JSON Lines where a JSON list was expected)."""
+    try:
+        _, end = BOUNDED_DECODER.raw_decode(text, position)
+    except (ValueError, RecursionError):
+        return False
+    after = WHITESPACE.match(text, end).end()
+    return "\n" in text[end:after] and text.startswith("{", after)
+
+
+class _JsonList(JsonText):
+    """Reading one file's top-level JSON list: the steps of the format over the file's text."""
+
+    def __init__(self, path: str, name: str, max_bytes: Optional[int], max_record_chars: Optional[int]) -> None:
+        self.name = name
+        self.max_record_chars = max_record_chars
+        self.batches = RecordBatches(max_record_chars or MAX_RECORD_CHARS)
+        super().__init__(decoded_chunks(self.batches.watched(byte_chunks(path, name, max_bytes)), name))
+
+    def where_record(self, index: int) -> str:
+        """``record N (line L)`` of the record at ``position``, the ``index``-th (0-based)."""
+        return "record %d (line %d)" % (index + 1, self.line_at(self.position))
+
+    def open_list(self) -> None:
+        """Past the ``[`` that opens the list and the whitespace after it, or a problem naming
+        what the file holds instead (JSON Lines gets the recipe for a list)."""
+        self.skip_whitespace()
+        if self.position >= len(self.buffer):
+            raise fail(self.name, "", "the file is empty; expected a JSON list")
+        first = self.buffer[self.position]
+        if first != "[":
+            if first == "{" and _json_lines(self.buffer, self.position):
+                raise fail(self.name, "top level",
+                           "the file is JSON Lines (one object per line); expected one JSON list "
+                           "of the records, [{...}, {...}] (Python: json.dump(records, file); "
+                           "pandas: to_json(path, orient=\"records\"))")
+            kind = {"{": "an object", '"': "a string"}.get(first, "not a list")
+            raise fail(self.name, "top level", "expected a JSON list of records, found %s" % kind)
+        self.position += 1
+        self.skip_whitespace()
+
+    def records(self) -> Iterator[Tuple[int, List[Any]]]:
+        """(index of the first, values) up to and past the list's ``]``: a batch where one
+        parses (``json_batches``), else one record."""
+        index = 0
+        if self.at("]"):
+            self.position += 1
+            return
+        while True:
+            batch = self.batches.parse(self)
+            if batch is not None:
+                values, self.position = batch
+                yield index, values
+                index += len(values)
+                self.drop_read_past_a_block()
+                self.skip_whitespace()
+                if self.at("]"):
+                    self.position += 1
+                    return
+                continue
+            value, end = self.parse_record(index)
+            yield index, [value]
+            index += 1
+            if not self.next_record(end):
+                return
+
+    def parse_record(self, index: int) -> Tuple[Any, int]:
+        """The record at ``position`` (the ``index``-th) and where it ends: parsed in the buffer
+        when it is whole there, else as the text comes (``parse_slowly``); refused when longer
+        than ``max_record_chars``."""
+        limit = self.max_record_chars
+        try:
+            value, end = BOUNDED_DECODER.scan_once(self.buffer, self.position)
+            complete = self.ended(end)
+        except Exception:  # (StopIteration, JSONDecodeError, NumberError, RecursionError)
+            complete = False
+        if not complete or (limit is not None and end - self.position > limit):
+            value, end = self.parse_slowly(index)
+        if limit is not None and end - self.position > limit:
+            raise fail(self.name, self.where_record(index), "the record is longer than %d characters" % limit)
+        return value, end
+
+    def ended(self, end: int) -> bool:
+        """Whether a value parsed up to ``end`` is whole: a comma or the list's end follows (a
+        number cut by the block's end, ``1.`` of ``1.5``, parses as a shorter one), or enough
+        text follows for a problem there to be reported as one."""
+        after = WHITESPACE.match(self.buffer, end).end()
+        return after < len(self.buffer) and (self.buffer[after] in ",]" or len(self.buffer) - end > 64)
+
+    def parse_slowly(self, index: int) -> Tuple[Any, int]:
+        """The record at ``position``, reading more text while it may be incomplete."""
+        limit = self.max_record_chars
+        while True:
+            try:
+                value, end = BOUNDED_DECODER.raw_decode(self.buffer, self.position)
+                if self.done or self.ended(end):
+                    return value, end
+            except json.JSONDecodeError as caught:
+                if self.done:
+                    raise fail(self.name, self.where(caught.pos), "not valid JSON (%s)" % caught.msg) from None
+            except (NumberError, RecursionError) as caught:
+                raise json_problem(self.name, self.where_record(index), caught) from None
+            if limit is not None and len(self.buffer) - self.position > limit:
+                raise fail(self.name, self.where_record(index),
+                           "the record is longer than %d characters (or never closed)" % limit)
+            self.more()
+
+    def next_record(self, end: int) -> bool:
+        """Past the ``,`` after a record that ends at ``end`` (True), or past the list's ``]``
+        (False), or a problem."""
+        match = SEPARATOR.match(self.buffer, end)
+        if match is not None and match.end() < len(self.buffer):
+            self.position = match.end()
+            self.drop_read_past_a_block()
+            return True
+        self.position = end
+        self.skip_whitespace()
+        if self.position >= len(self.buffer):
+            raise fail(self.name, self.where(self.position), "not valid JSON (the list is never closed with ])")
+        if self.buffer[self.position] == "]":
+            self.position += 1
+            return False
+        if self.buffer[self.position] != ",":
+            raise fail(self.name, self.where(self.position), "not valid JSON (Expecting ',' delimiter)")
+        self.position += 1
+        self.drop_read_past_a_block()
+        self.skip_whitespace()
+        return True
+
+    def close(self) -> None:
+        """Nothing but whitespace after the list."""
+        self.skip_whitespace()
+        if self.position < len(self.buffer):
+            raise fail(self.name, self.where(self.position), "not valid JSON (Extra data)")
