@@ -106,11 +106,11 @@ def test_the_layer_check_sees_an_upward_import(tmp_path):
     path = SCORER / "machinery" / "lcs.py"
     imported = list(_imported(path))
     assert all(parts[1] in ("machinery", "readers") for parts in imported if len(parts) > 1), imported
-    tree = "from ..tracks.registry import TRACKS\nfrom scorer.outputs import report\n"
+    tree = "from ..tracks.registry import TRACKS\nfrom scorer.outputs import results_page\n"
     fake = SCORER / "machinery" / "_probe_upward.py"
     fake.write_text(tree, encoding="utf-8")
     try:
-        assert [p[:3] for p in _imported(fake)] == [["scorer", "tracks", "registry"], ["scorer", "outputs", "report"]]
+        assert [p[:3] for p in _imported(fake)] == [["scorer", "tracks", "registry"], ["scorer", "outputs", "results_page"]]
     finally:
         fake.unlink()
 

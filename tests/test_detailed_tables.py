@@ -86,7 +86,7 @@ def test_the_test_page_shows_none_of_the_new_tables(sample, tmp_path):
 def test_a_phase_too_large_for_the_page_says_where_the_intervals_are(sample, tmp_path, monkeypatch):
     from scorer.outputs import resampling
     from scorer.run.in_process import score_in_process
-    from scorer.outputs.report import render_html
+    from scorer.outputs.results_page import render_html
     files, _ = sample
     work = tmp_path / "input"
     shutil.copytree(REFERENCE, work / "ref")

@@ -1,151 +1,25 @@
-"""Writing what the platforms read: scores.txt, scores.json, detailed_results.html; and the
-per-item details, only where a local run asks for them (``score.py ... --items DIR``).
-
-scores.txt: one ``key: value`` line per leaderboard key, ASCII, fixed-point (Codalab v1.5 splits
-each line on its one colon and calls float(); Codabench parses the file as YAML, where ``1e-05``
-would be a string). Values are written with every digit needed to read back the same float, and
-at least nine decimals.
-
-Every leaderboard key is written. A track the submission did not enter gets a value that ranks
-last in its column on both platforms: Codabench orders by its primary column on PostgreSQL,
-where a missing score (NULL) sorts *first* in descending order, so an absent key would put a
-one-track entry above every entrant of the primary track. The values must be storable
-(Codabench keeps scores as decimals with 10 digits before the point).
-
-scores.json also holds ``"signature"``: track -> its signature (``scorer/outputs/signature.py``) for every
-scored track. Codabench's worker posts the whole object and the platform stores only the keys that
-are leaderboard columns (``upload_submission_scores`` skips the others), so this non-numeric entry
-is never read as a score; no leaderboard key may be named ``signature``. scores.txt, which v1.5
-and Codabench read as ``key: number`` lines, holds the leaderboard keys only.
+"""The participant's page, ``detailed_results.html``: per track its scores, signature, intervals,
+details, technique table and chart, confusions and tables by group; the tracks not entered; the
+problems of a failed submission. Every number on it was computed before (``run_outputs.py``): the
+page formats, orders and draws them.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import re
+from html import escape
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..tracks.registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
 from ..readers.result import TechniqueRow, TrackResult
-
-MIN_DECIMALS = 9
-NOT_ENTERED_HIGHER_IS_BETTER = -1.0  # every real score of these columns is >= 0
-NOT_ENTERED_LOWER_IS_BETTER = 9999999999.0  # sa_rmse: above any real error, below 1e10
-
-
-def not_entered_value(key: str) -> float:
-    """What a column shows for a track the submission did not enter: it ranks last."""
-    return NOT_ENTERED_LOWER_IS_BETTER if key in LOWER_IS_BETTER else NOT_ENTERED_HIGHER_IS_BETTER
-
-
-def fixed_point(value: float) -> str:
-    """The shortest fixed-point text that reads back as ``value``, with at least 9 decimals.
-
-    >>> fixed_point(0.5), fixed_point(1e-05), fixed_point(0.0449438202247191)
-    ('0.500000000', '0.000010000', '0.0449438202247191')
-    """
-    if not math.isfinite(value):
-        raise ValueError("scores must be finite, got %r" % value)
-    text = repr(float(value))
-    if "e" in text:  # below 1e-4 or from 1e16: rare, so decimal is imported only then
-        from decimal import Decimal
-        text = format(Decimal(text), "f")
-    if "." not in text:
-        text += "."
-    decimals = len(text) - text.index(".") - 1
-    if decimals < MIN_DECIMALS:
-        text += "0" * (MIN_DECIMALS - decimals)
-    if text.startswith("-") and float(text) == 0.0:
-        text = text[1:]
-    return text
-
-
-def collect_scores(results: Sequence[TrackResult]) -> Dict[str, float]:
-    scores: Dict[str, float] = {}
-    for result in results:
-        for key, value in result.scores.items():
-            scores[key] = float(value)
-    return scores
-
-
-def leaderboard_scores(scores: Dict[str, float], phase_tracks: Sequence[str]) -> Dict[str, float]:
-    """Every key of the phase's tracks (the build makes each a leaderboard column), in registry
-    order: the scored ones, and not-entered values for the others."""
-    keys = [key for name in phase_tracks for key in BY_NAME[name].keys]
-    return {key: scores[key] if key in scores else not_entered_value(key) for key in keys}
-
-
-SIGNATURE_KEY = "signature"  # in scores.json: track -> signature, beside the leaderboard keys
-
-
-def write_scores(output_dir: str, scores: Dict[str, float], signatures: Optional[Dict[str, str]] = None) -> None:
-    assert SIGNATURE_KEY not in scores
-    lines = ["%s: %s\n" % (key, fixed_point(value)) for key, value in scores.items()]
-    with open(os.path.join(output_dir, "scores.txt"), "w", encoding="ascii", newline="\n") as handle:
-        handle.writelines(lines)
-    with open(os.path.join(output_dir, "scores.json"), "w", encoding="ascii", newline="\n") as handle:
-        json.dump(dict(scores, **{SIGNATURE_KEY: dict(signatures or {})}), handle, indent=1, allow_nan=False)
-        handle.write("\n")
-
-
-def write_items(items_dir: str, results: Sequence[TrackResult], extra_lines: Sequence[str]) -> None:
-    """Per-item details (which reveal gold), for a local run only: ``items_dir``, never output/.
-
-    One JSON file per track, its per-item statistics: ``{"items": [...], "columns": [...], "rows":
-    [[...], ...]}`` (row i is item i's statistics, by column); and ``problems.txt``, the full text
-    of reference-data problems and internal errors.
-    """
-    os.makedirs(items_dir, exist_ok=True)
-    for result in results:
-        statistics = result.statistics
-        path = os.path.join(items_dir, "%s_items.json" % result.track)
-        with open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
-            handle.write('{"items": %s, "columns": %s, "rows": [' % (
-                json.dumps(statistics.items, ensure_ascii=False), json.dumps(statistics.columns, ensure_ascii=False)))
-            # Chunks of the C encoder: fast, and never the whole document in memory at once.
-            for start in range(0, len(statistics.rows), 4096):
-                chunk = json.dumps(statistics.rows[start:start + 4096], ensure_ascii=False)
-                handle.write(("," if start else "") + chunk[1:-1])
-            handle.write("]}\n")
-    if extra_lines:
-        with open(os.path.join(items_dir, "problems.txt"), "w", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
-            handle.write("\n".join(extra_lines) + "\n")
-
-
-_STYLE = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1em;color:#1b1f23;max-width:80em;
-overflow-wrap:anywhere}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em;border-bottom:1px solid #d0d7de;padding-bottom:.2em}
-h3{font-size:1em;margin:1.2em 0 .3em}
-.scroll{overflow-x:auto;max-width:100%;background:linear-gradient(to right,#fff 30%,rgba(255,255,255,0)) left/2em 100% no-repeat local,
-linear-gradient(to left,#fff 30%,rgba(255,255,255,0)) right/2em 100% no-repeat local,
-radial-gradient(farthest-side at 0 50%,rgba(0,0,0,.25),rgba(0,0,0,0)) left/.9em 100% no-repeat scroll,
-radial-gradient(farthest-side at 100% 50%,rgba(0,0,0,.25),rgba(0,0,0,0)) right/.9em 100% no-repeat scroll}
-td.sticky,th.sticky{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #d0d7de}th.sticky{background:#f6f8fa}
-.scroll-hint{display:none}
-@media (max-width:600px){body{margin:.5em}table{font-size:.85em}th,td{padding:.2em .35em}td.label,th.label{min-width:6.5em}
-td.sticky{max-width:10em;overflow-wrap:anywhere}.scroll-hint{display:block}}
-table{border-collapse:collapse;margin:.4em 0}th,td{padding:.25em .6em;text-align:right;border-bottom:1px solid #eaeef2;
-white-space:nowrap}th:first-child,td:first-child{text-align:left}th{background:#f6f8fa;vertical-align:bottom;white-space:normal;overflow-wrap:normal}
-td.text{text-align:left;white-space:normal}
-th button{font:inherit;font-weight:bold;background:none;border:0;padding:0;cursor:pointer;color:inherit}
-th[aria-sort=ascending] button::after{content:" \25B2"}th[aria-sort=descending] button::after{content:" \25BC"}
-td.bar{width:6em;min-width:6em;text-align:left}td.label,th.label{text-align:left;white-space:normal;min-width:8em;overflow-wrap:normal}.bar span{display:inline-block;height:.8em;background:#2f81f7;vertical-align:middle}
-.bar span.over{background:#cf222e}tr.absent td{color:#6e7781}.tag{font-size:.8em;border:1px solid #8c959f;
-border-radius:.6em;padding:0 .4em;margin-left:.4em;color:#57606a}
-.warnings{color:#9a6700}.note{color:#57606a;font-size:.9em}.key{font-family:monospace}
-.failed{background:#ffebe9;border-left:3px solid #cf222e;padding:.4em .8em}
-.summary{background:#f6f8fa;border-left:3px solid #2f81f7;padding:.4em .8em}
-svg.chart{max-width:100%;height:auto;display:block}
-@media print{.scroll{overflow:visible}th button::after{content:""}body{max-width:none;margin:0}
-h2{break-after:avoid}table,svg{break-inside:avoid}}
-"""
+from .page_style import STYLE
+from .scores_files import not_entered_value
+from .support_chart import support_chart
 
 # Sorting by a click on a column's header; without script the tables stay in their printed order
 # (support, descending). Cells carry their exact value in data-v.
-_SCRIPT = """
+SCRIPT = """
 document.querySelectorAll("table.sortable").forEach(function (table) {
   var heads = table.tHead.rows[0].cells;
   Array.prototype.forEach.call(heads, function (head, column) {
@@ -186,10 +60,6 @@ def _number(value: float) -> str:
     return "%.6f" % value
 
 
-def _escape(text: str) -> str:
-    """``html.escape(text)`` (quotes included), without importing the html package."""
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;").replace("'", "&#x27;"))
 
 
 def is_absent(row: TechniqueRow) -> bool:
@@ -217,10 +87,10 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
     per-item statistics (``result.details``, ``result.table``, ``result.confusions``): the page
     formats, orders and draws them, and computes nothing.
     """
-    e = _escape
+    e = escape
     parts: List[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-                        "<title>Detailed results</title><style>%s</style></head><body>" % _STYLE,
+                        "<title>Detailed results</title><style>%s</style></head><body>" % STYLE,
                         "<h1>Detailed results</h1>"]
     if problems:  # the submission failed (exit status 1): the platform records none of the scores below
         parts.append('<p class="failed"><strong>This submission failed: nothing was recorded on the '
@@ -239,7 +109,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
                                  (tables or {}).get(result.track, ()), failed=bool(problems)))
     parts.extend(_not_entered_html(not_entered, failed=bool(problems)))
     if detail == "full" and any(result.table for result in results):
-        parts.append("<script>%s</script>" % _SCRIPT)
+        parts.append("<script>%s</script>" % SCRIPT)
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -247,7 +117,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
 def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None,
                 intervals: Any = False, interval_resamples: int = 1000, tables: Sequence = (),
                 failed: bool = False) -> List[str]:
-    e = _escape
+    e = escape
     track = BY_NAME[result.track]
     parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
     # The scores the track is ranked by, as the organisers' results rank them (its module's
@@ -290,7 +160,8 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
         parts.append('<p class="note">%s</p>' % e(note))
     if result.table:
         parts.extend(_technique_table(result))
-        parts.extend(_chart(result))
+        parts.extend(support_chart(result.track, [(number, row) for number, row in support_order(result.table)
+                                                  if not is_absent(row)]))
     if result.confusions is not None:
         parts.extend(_confusions_html(result))
     for table in tables:
@@ -302,7 +173,7 @@ def _group_table_html(result: TrackResult, title: str, dimension: str, count_lab
                       keys: Sequence[str], rows: Sequence[tuple], note: str) -> List[str]:
     """One of the track's tables by group: per group its counts and scores (computed by the track's
     aggregate over the group's statistics; '—' where a score is undefined: no item in the group)."""
-    e = _escape
+    e = escape
     anchor = "%s-%s" % (result.track, re.sub(r"[^a-z0-9]+", "-", dimension.lower()))
     parts = ["<h3>%s</h3>" % e(title),
              '<div class="scroll"><table class="groups" id="%s"><thead><tr><th class="label sticky">%s</th>%s%s'
@@ -325,7 +196,7 @@ def _intervals_html(result: TrackResult, intervals: Optional[Dict[str, Tuple[flo
     """Each ranking score with its 95% bootstrap interval (the same resamples and seed as
     score_locally.py), or a line saying why there is none."""
     from .resampling import INTERVAL_SEED, interval_signature
-    e = _escape
+    e = escape
     if intervals is None:
         return ['<p class="note">95% intervals: not computed on this page (this phase\'s items make the '
                 'resamples too long to draw here); score_locally.py prints them, rank_submissions.py tabulates '
@@ -345,7 +216,7 @@ def _intervals_html(result: TrackResult, intervals: Optional[Dict[str, Tuple[flo
 
 
 def _technique_table(result: TrackResult) -> List[str]:
-    e = _escape
+    e = escape
     spans = result.table[0].precision_sum is not None
     if spans:
         counts = ("gold spans (support)", "predicted spans", "precision sum", "recall sum")
@@ -389,91 +260,10 @@ def _technique_table(result: TrackResult) -> List[str]:
     return parts
 
 
-def _chart(result: TrackResult) -> List[str]:
-    """Per-technique F1 against support (gold count, on a log scale): one numbered point per
-    technique of the table that is not absent."""
-    e = _escape
-    shown = [(number, row) for number, row in support_order(result.table) if not is_absent(row)]
-    width, height, left, right, top, bottom = 480, 280, 44, 16, 14, 40
-    largest = max([row.gold for _, row in shown] + [1])
-    decades = max(1, math.ceil(math.log10(largest + 1)))
-
-    def x(support: int) -> float:
-        return left + (width - left - right) * math.log10(support + 1) / decades
-
-    def y(f1: float) -> float:
-        return top + (height - top - bottom) * (1 - max(0.0, min(f1, 1.2)) / 1.2)
-
-    parts = ['<h3>F1 against support</h3>',
-             '<svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" '
-             'aria-label="per-technique F1 against support, %s" '
-             'font-family="sans-serif" font-size="12">' % (width, height, width, height, e(result.track))]
-    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        parts.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#d0d7de"/>'
-                     '<text x="%d" y="%.1f" text-anchor="end">%.2f</text>'
-                     % (left, width - right, y(tick), y(tick), left - 4, y(tick) + 4, tick))
-    for power in range(decades + 1):
-        support = 10 ** power if power else 0
-        parts.append('<line x1="%.1f" x2="%.1f" y1="%d" y2="%d" stroke="#d0d7de"/>'
-                     '<text x="%.1f" y="%d" text-anchor="middle">%d</text>'
-                     % (x(support), x(support), top, height - bottom, x(support), height - bottom + 14, support))
-    parts.append('<text x="%d" y="%d" text-anchor="middle">support (gold count, log scale)</text>'
-                 % ((left + width - right) // 2, height - 6))
-    parts.append('<text x="12" y="%d" text-anchor="middle" transform="rotate(-90 12 %d)">F1</text>'
-                 % ((top + height - bottom) // 2, (top + height - bottom) // 2))
-    labels = label_positions([(x(row.gold), y(row.f1), str(number)) for number, row in shown], top,
-                             height - bottom)
-    for (number, row), (label_x, label_y) in zip(shown, labels):
-        cx, cy = x(row.gold), y(row.f1)
-        leader = ('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#8c959f" stroke-width="0.6"/>'
-                  % (cx, cy, label_x - 1, label_y - 4)) if abs(label_y - (cy - 4)) > 1 else ""
-        parts.append('<g><title>%d %s: support %d, F1 %.4f</title><circle cx="%.1f" cy="%.1f" r="4" '
-                     'fill="%s"/>%s<text x="%.1f" y="%.1f">%d</text></g>'
-                     % (number, e(row.label), row.gold, row.f1, cx, cy,
-                        "#cf222e" if row.f1 > 1.0 else "#2f81f7", leader, label_x, label_y, number))
-    parts.append("</svg>")
-    parts.append('<p class="note">Points are numbered as the table\'s rows (#); absent techniques are not drawn.</p>')
-    return parts
-
-
-# A 12 px label's box in the chart's units: a browser's text box is the font's ascent + descent
-# (about 14 px), a digit about 6.7 px wide.
-LABEL_HEIGHT, LABEL_ASCENT, DIGIT_WIDTH = 15, 12, 7.5
-
-
-def label_positions(points: Sequence[Tuple[float, float, str]], lowest: float, highest: float
-                    ) -> List[Tuple[float, float]]:
-    """Where each point's label goes (x, baseline y): beside its point, or moved up or down a line
-    at a time until it overlaps no label placed before it (many techniques share F1 = 0), within
-    [lowest, highest] of the chart; in the given order.
-
-    >>> label_positions([(10, 100, "1"), (12, 100, "2")], 0, 200)
-    [(15, 96), (17, 81)]
-    """
-    placed: List[Tuple[float, float, float, float]] = []
-    positions = []
-    for px, py, text in points:
-        left, width = px + 5, DIGIT_WIDTH * len(text)
-        chosen = None
-        for step in range(0, 40):
-            shift = LABEL_HEIGHT * ((step + 1) // 2) * (-1 if step % 2 else 1) if step else 0
-            baseline = py - 4 + shift
-            box = (left, baseline - LABEL_ASCENT, left + width, baseline + LABEL_HEIGHT - LABEL_ASCENT)
-            if box[1] < lowest - LABEL_HEIGHT or box[3] > highest + LABEL_HEIGHT - LABEL_ASCENT:
-                continue
-            if not any(box[0] < other[2] and other[0] < box[2] and box[1] < other[3] and other[1] < box[3]
-                       for other in placed):
-                chosen = (box, baseline)
-                break
-        if chosen is None:  # (a crowded column: beside the point, as before)
-            chosen = ((left, py - 4 - LABEL_ASCENT, left + width, py - 4 + LABEL_HEIGHT - LABEL_ASCENT), py - 4)
-        placed.append(chosen[0])
-        positions.append((left, chosen[1]))
-    return positions
 
 
 def _confusions_html(result: TrackResult) -> List[str]:
-    e = _escape
+    e = escape
     pairs = sorted((result.confusions or {}).items(), key=lambda item: (-item[1], item[0]))
     parts = ["<h3>Spans confused with another technique</h3>"]
     if not pairs:
@@ -501,12 +291,12 @@ def _not_entered_html(not_entered: Sequence[str], failed: bool = False) -> List[
         track = BY_NAME[name]
         # as Codabench shows them (a float: -1.0) on the board and under My Submissions
         values = ", ".join("%s = %r" % (key, not_entered_value(key)) for key in track.keys)
-        parts.append('<h2 id="%s">%s: not entered</h2>' % (_escape(name), _escape(track.title)))
+        parts.append('<h2 id="%s">%s: not entered</h2>' % (escape(name), escape(track.title)))
         if failed:
-            parts.append('<p class="note">No %s in this submission.</p>' % _escape(track.filename))
+            parts.append('<p class="note">No %s in this submission.</p>' % escape(track.filename))
         else:
             parts.append('<p class="note">No %s in this submission. Its leaderboard columns show %s, which '
-                         'rank last.</p>' % (_escape(track.filename), _escape(values)))
+                         'rank last.</p>' % (escape(track.filename), escape(values)))
     return parts
 
 
