@@ -74,7 +74,7 @@ PAGES = os.path.join(ROOT, "pages")
 PHASE_SETTINGS = os.path.join(ROOT, "phase_settings")
 PROGRAM = os.path.join(ROOT, "scoring_program")
 KIT = os.path.join(ROOT, "starting_kit")
-KIT_FILES = ("README.md", "README.ipynb", "baselines.py", "score_locally.py", "check_format.py")
+KIT_FILES = ("README.md", "README.ipynb", "baselines.py", "score_locally.py", "staging.py", "check_format.py")
 UPLOAD = "competition_bundle.zip"
 KIT_ZIP = "starting_kit.zip"
 
