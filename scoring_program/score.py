@@ -129,7 +129,6 @@ def score_submission(found, input_dir, reference_dir, options):
     """Every submitted file of the phase's tracks scored against ``reference_dir``; the outputs written."""
     from scorer.run.in_process import phase_tracks, scored_files
     from scorer.run.submission import locate_submission
-    found.reference_dir = reference_dir
     try:
         tracks = phase_tracks(reference_dir)
         if not tracks:

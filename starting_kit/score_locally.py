@@ -256,9 +256,10 @@ def print_confidence_intervals(reference_dir: str, res_dir: str, resamples: int)
     results = score_in_process(reference_dir, res_dir, program_dir)[0]
     for result in results.values():
         items = len(result.statistics.items)
-        for key, (low, high) in shown_intervals(result, resamples, reference_dir, max_work=None).items():
+        drawn, intervals = shown_intervals(result, resamples)
+        for key, (low, high) in intervals.items():
             print("%s: %.6f, 95%% confidence interval [%.6f, %.6f] (%d resamples of the %d items, seed %d)"
-                  % (key, result.scores[key], low, high, resamples, items, INTERVAL_SEED))
+                  % (key, result.scores[key], low, high, drawn, items, INTERVAL_SEED))
 
 
 def main(argv=None) -> int:

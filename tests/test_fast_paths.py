@@ -20,7 +20,6 @@ issue 21: interleaved pairs A,B,B,A (A the code with the path, B without), media
 | rows gathered as tuples, moved to the columns in thousands (``SpanStatistics._flush``) | issue 14: flc x10 2.99 -> 3.17 | kept (not re-measured) |
 | the gold file's rows checked by one count (``flc._all_rows_name``) | flc x10 time/floor 2.88 -> 2.97 (B/A 1.03, 1.01) and 2.92 -> 2.96 (0.98, 1.01), 20 rounds each; flc x1 B/A 1.00, 1.01; whole benchmarks of main: 2.96 and 3.03 without it, 3.00 with it (noise as large as its gain) | removed (issue 29) |
 | the cyclic garbage collector off while scoring (``score.py``) | issue 14: parsing 4x slower | kept |
-| the Development intervals' resamples drawn by the build and summed as count lanes, the aggregate once over every resample (``resample_counts.py``, ``fast_intervals.lane_values``) | a Development run against the same submission's Post-Evaluation run: flc x1 1.64 -> 1.19, all six 1.26 -> 1.11 (``benchmarks/run.py``, fastest of 15) | kept (issue 39: <= 1.2); compared in ``tests/test_fast_intervals.py`` with the drawn resamples and the plain definition |
 
 Each kept reader is compared here with the path it short-cuts, on seeded random inputs (valid
 ones, and valid ones with a character deleted, inserted or changed) and on the shapes of the

@@ -356,19 +356,6 @@ def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
     assert "string" not in loaded or "string" in _imported_by_the_track_modules()
 
 
-@pytest.mark.registry
-def test_the_platform_run_leaves_the_resampling_machinery_alone(tmp_path):
-    """Intervals are off by default (``interval_resamples`` 0): the page's tables by group
-    (``groups.py``) must not bring ``resampling.py`` and its ``random`` and ``fractions`` onto the
-    scoring path, 2.7 ms of every platform run's start-up (issue 21's benchmark)."""
-    run = run_score(tmp_path, CARD_REF, STDLIB_SUBMITTED)
-    assert run.returncode == 0, run.stderr
-    loaded = _modules_of_a_run(run.output.parent, "out2")
-    assert "scorer.outputs.groups" in loaded  # (the tables by group were made)
-    own = _imported_by_the_track_modules()  # (a track module's own module-level imports are its business)
-    assert sorted(loaded & {"scorer.outputs.resampling", "random", "fractions", "decimal", "statistics"} - set(own)) == []
-
-
 @pytest.mark.parametrize("n", [0, 1, 4096, 4097, 9000])
 def test_item_details_are_written_in_chunks_as_one_json_document(tmp_path, n):
     from scorer.machinery.per_item import ItemStatistics

@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 import re
 from html import escape
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..tracks.registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER
 from ..readers.result import TechniqueRow, TrackResult
 from .page_style import STYLE
+from .resampling import INTERVAL_SEED, interval_signature
 from .scores_files import not_entered_value
 from .support_chart import support_chart
 
@@ -74,13 +75,13 @@ def support_order(table: Sequence[TechniqueRow]) -> List[Tuple[int, TechniqueRow
 
 def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_entered: Sequence[str] = (),
                 detail: str = "full", signatures: Optional[Dict[str, str]] = None,
-                intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None,
+                intervals: Optional[Dict[str, Tuple[int, Dict[str, Tuple[float, float]]]]] = None,
                 interval_resamples: int = 1000, tables: Optional[Dict[str, list]] = None) -> str:
     """The participant's page; ``detail`` "scores" shows the leaderboard scores only;
     ``signatures``: track -> the signature of its scores, shown under its scores; ``intervals``
-    (``detail`` "full"): track -> key -> the 95% bootstrap interval of each ranking score
-    (``resampling.ranking_intervals`` from ``interval_resamples``; None: not computed, the phase
-    is too large); ``tables`` (``detail`` "full"): track -> its tables by group
+    (``detail`` "full"): track -> (the resamples drawn, key -> the 95% bootstrap interval of each
+    ranking score: ``resampling.ranking_intervals``; the phase asked for ``interval_resamples``);
+    ``tables`` (``detail`` "full"): track -> its tables by group
     (``groups.group_tables``).
 
     Every number is a score of ``scores.json`` or an aggregate the track computed from its
@@ -105,7 +106,7 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
         parts.append('<p class="note">This phase shows the leaderboard scores only.</p>')
     for result in results:
         parts.extend(_track_html(result, detail, (signatures or {}).get(result.track),
-                                 (intervals or {}).get(result.track, False), interval_resamples,
+                                 (intervals or {}).get(result.track), interval_resamples,
                                  (tables or {}).get(result.track, ()), failed=bool(problems)))
     parts.extend(_not_entered_html(not_entered, failed=bool(problems)))
     if detail == "full" and any(result.table for result in results):
@@ -115,7 +116,8 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
 
 
 def _track_html(result: TrackResult, detail: str, signature: Optional[str] = None,
-                intervals: Any = False, interval_resamples: int = 1000, tables: Sequence = (),
+                intervals: Optional[Tuple[int, Dict[str, Tuple[float, float]]]] = None,
+                interval_resamples: int = 1000, tables: Sequence = (),
                 failed: bool = False) -> List[str]:
     e = escape
     track = BY_NAME[result.track]
@@ -149,8 +151,8 @@ def _track_html(result: TrackResult, detail: str, signature: Optional[str] = Non
         parts.append('<p class="note signature">Signature: <code>%s</code></p>' % e(signature))
     if detail == "scores":
         return parts
-    if intervals is not False:
-        parts.extend(_intervals_html(result, intervals, interval_resamples))
+    if intervals is not None:
+        parts.extend(_intervals_html(result, intervals[0], intervals[1], interval_resamples))
     if result.details:
         parts.append('<div class="scroll"><table><tr><th>detail</th><th>value</th></tr>')
         for label, value in result.details.items():
@@ -191,27 +193,28 @@ def _group_table_html(result: TrackResult, title: str, dimension: str, count_lab
     return parts
 
 
-def _intervals_html(result: TrackResult, intervals: Optional[Dict[str, Tuple[float, float]]],
-                    resamples: int) -> List[str]:
-    """Each ranking score with its 95% bootstrap interval (the same resamples and seed as
-    score_locally.py), or a line saying why there is none."""
-    from .resampling import INTERVAL_SEED, interval_signature
+def _intervals_html(result: TrackResult, drawn: int, intervals: Dict[str, Tuple[float, float]],
+                    asked: int) -> List[str]:
+    """Each ranking score with its 95% bootstrap interval over ``drawn`` resamples (the phase's
+    settings asked for ``asked``), and the rule they follow."""
     e = escape
-    if intervals is None:
-        return ['<p class="note">95% intervals: not computed on this page (this phase\'s items make the '
-                'resamples too long to draw here); score_locally.py prints them, rank_submissions.py tabulates '
-                'them.</p>']
+    noun, items = e(result.item_noun), len(result.statistics.items)
     parts = ['<div class="scroll"><table class="intervals" id="%s-intervals"><tr><th>ranking score</th>'
              '<th>value</th><th>95%% interval: low</th><th>high</th></tr>' % e(result.track)]
     for key, (low, high) in intervals.items():
         parts.append('<tr><td class="key">%s</td><td>%s</td><td data-v="%r">%s</td><td data-v="%r">%s</td></tr>'
                      % (e(key), _number(result.scores[key]), low, _number(low), high, _number(high)))
     parts.append("</table></div>")
-    parts.append('<p class="note">95%% percentile bootstrap intervals: %d resamples of this phase\'s %ss drawn with '
-                 'replacement, seed %d, the same draws as score_locally.py\'s and the organisers\' result tables: '
-                 'how much a score owes to the draw of the %ss. Signature: <code>%s</code>.</p>'
-                 % (resamples, e(result.item_noun), INTERVAL_SEED, e(result.item_noun),
-                    e(interval_signature(resamples))))
+    fewer = (" This phase asks for %d resamples; with its %d %ss the page draws %d, to stay within about a "
+             "second." % (asked, items, noun, drawn)) if drawn < asked else ""
+    parts.append('<p class="note">95%% percentile bootstrap intervals: %d resamples, each of %d %ss drawn with '
+                 'replacement from this phase\'s %d (seed %d: <code>random.Random(%d).choices</code>, the draws of '
+                 'score_locally.py and of the organisers\' result tables). A resample\'s score is computed from its '
+                 '%ss\' statistics summed (integers exactly, the others correctly rounded); the interval runs from '
+                 'the 2.5th to the 97.5th percentile of those scores: how much a score owes to the draw of the '
+                 '%ss.%s Signature: <code>%s</code>.</p>'
+                 % (drawn, items, noun, items, INTERVAL_SEED, INTERVAL_SEED, noun, noun, fewer,
+                    e(interval_signature(drawn))))
     return parts
 
 
@@ -303,7 +306,7 @@ def _not_entered_html(not_entered: Sequence[str], failed: bool = False) -> List[
 def write_html(output_dir: str, results: Sequence[TrackResult], problems: Sequence[str],
                not_entered: Sequence[str] = (), detail: str = "full",
                signatures: Optional[Dict[str, str]] = None,
-               intervals: Optional[Dict[str, Optional[Dict[str, Tuple[float, float]]]]] = None,
+               intervals: Optional[Dict[str, Tuple[int, Dict[str, Tuple[float, float]]]]] = None,
                interval_resamples: int = 1000, tables: Optional[Dict[str, list]] = None) -> None:
     with open(os.path.join(output_dir, "detailed_results.html"), "w", encoding="utf-8", newline="\n") as handle:
         handle.write(render_html(results, problems, not_entered, detail, signatures, intervals, interval_resamples,

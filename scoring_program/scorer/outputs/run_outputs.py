@@ -28,6 +28,7 @@ from .blind import write_blind_outputs
 from .error_analysis import write_error_analysis
 from .groups import group_tables
 from .item_files import write_items
+from .resampling import INTERVAL_SEED, MAX_INTERVAL_SUMS, ranking_intervals
 from .results_page import write_html
 from .scores_files import collect_scores, leaderboard_scores, write_scores
 from .signature import track_signature
@@ -53,7 +54,6 @@ class RunFindings:
         self.blind = False
         self.items: Dict[str, Optional[int]] = {}
         self.files: Dict[str, str] = {}
-        self.reference_dir: Optional[str] = None  # the phase's reference data (its count lanes spare the draws)
 
 
 def leaderboard_values(results: Sequence[TrackResult], phase_tracks: Sequence[str]) -> Dict[str, float]:
@@ -66,14 +66,11 @@ def result_signatures(results: Sequence[TrackResult], options: Optional[Options]
     return {result.track: track_signature(result.track, options) for result in results}
 
 
-def shown_intervals(result: TrackResult, resamples: int, reference_dir: Optional[str] = None,
-                    max_work: Optional[int] = -1) -> Optional[Dict[str, Tuple[float, float]]]:
-    """key -> the 95% bootstrap interval of each ranking score of ``result`` over ``resamples``
-    resamples (``resampling.ranking_intervals``), as the page shows them; None when the phase is
-    too large to draw them (``max_work``: by default the page's bound)."""
-    from .resampling import MAX_INTERVAL_WORK, ranking_intervals
-    return ranking_intervals(result, resamples, max_work=MAX_INTERVAL_WORK if max_work == -1 else max_work,
-                             reference_dir=reference_dir)
+def shown_intervals(result: TrackResult, resamples: int) -> Tuple[int, Dict[str, Tuple[float, float]]]:
+    """(the resamples drawn, key -> the 95% bootstrap interval of each ranking score of ``result``),
+    as the page shows them: ``resamples`` of them, or fewer for a phase too large to draw them within
+    about a second (``resampling.MAX_INTERVAL_SUMS``)."""
+    return ranking_intervals(result, resamples, INTERVAL_SEED, max_sums=MAX_INTERVAL_SUMS)
 
 
 def write_outputs(found: RunFindings) -> None:
@@ -92,7 +89,7 @@ def write_outputs(found: RunFindings) -> None:
     resamples = options.interval_resamples if options is not None else 0
     intervals = None
     if detail == "full" and results and resamples:
-        intervals = {result.track: shown_intervals(result, resamples, found.reference_dir) for result in results}
+        intervals = {result.track: shown_intervals(result, resamples) for result in results}
     tables = {result.track: group_tables(result) for result in results} if detail == "full" and results else None
     write_html(found.output_dir, results, shown, not_entered, detail, signatures, intervals, resamples, tables)
     if found.items_dir is not None:
