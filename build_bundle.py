@@ -57,7 +57,6 @@ from bundle.held_back import GOLD_FOLDER, placeholder  # noqa: E402
 from bundle.platforms import (V15_YAML, V2_YAML, competition_tracks, date_lines, edition, ignored_keys,  # noqa: E402
                               due_text, solution_name, sorted_phases, v15_yaml, v2_yaml)
 from bundle.public_data import derive_public_data, later_items_problems, public_ids  # noqa: E402
-from bundle.resample_counts import phase_count_lanes  # noqa: E402
 from bundle.lifecycle import is_blind, lifecycle_lines, lifecycle_problems  # noqa: E402
 from bundle.links import same_folder_problems, tree_problems  # noqa: E402
 from bundle.rules import left_out, pages_to_edit, phase_folder, settings_name, validate  # noqa: E402
@@ -74,7 +73,7 @@ PAGES = os.path.join(ROOT, "pages")
 PHASE_SETTINGS = os.path.join(ROOT, "phase_settings")
 PROGRAM = os.path.join(ROOT, "scoring_program")
 KIT = os.path.join(ROOT, "starting_kit")
-KIT_FILES = ("README.md", "README.ipynb", "baselines.py", "score_locally.py", "check_format.py")
+KIT_FILES = ("README.md", "README.ipynb", "baselines.py", "score_locally.py", "staging.py", "check_format.py")
 UPLOAD = "competition_bundle.zip"
 KIT_ZIP = "starting_kit.zip"
 
@@ -280,9 +279,6 @@ def build_upload(config: Dict[str, Any], tracks: Sequence, reference_root: str, 
         else:
             for track in tracks:  # files made from the gold (nlu: its tokens, so a run need not tokenize it)
                 extra.update(track.reference_data_extras(os.path.join(reference_root, folder)))
-            if CONFIG_NAME in extra:  # the resamples of the phase's intervals, so a run need not draw them
-                extra.update(phase_count_lanes(PROGRAM, os.path.join(reference_root, folder),
-                                               os.path.join(work, "submission", folder), extra[CONFIG_NAME], tracks))
             real = _zip_bytes(folder_entries(os.path.join(reference_root, folder)), extra)
         if folder == phase_folder(first) or (blind and release_all):
             nested[phase["reference_data"]] = real  # the first phase's data (or inputs public by choice)

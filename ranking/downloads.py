@@ -38,7 +38,7 @@ from typing import Dict, List, Optional, Tuple
 
 from scorer.tracks.registry import BY_FILE
 from scorer.run.submission import is_junk
-from score_locally import KitError, safe_extract
+from staging import KitError, safe_extract
 
 from .names import shown
 

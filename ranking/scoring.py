@@ -16,7 +16,7 @@ from . import PROGRAM_DIR
 from .downloads import Entry, KitError, stage
 from scorer.run.in_process import score_in_process
 from scorer.tracks.registry import TRACKS
-from scorer.outputs.resampling import ItemStatistics
+from scorer.machinery.per_item import ItemStatistics
 
 # The tracks with a technique list (their modules' TECHNIQUES): per-technique tables and figures.
 TECHNIQUE_TRACKS = tuple(track.name for track in TRACKS if track.techniques)

@@ -12,7 +12,8 @@ import numpy as np
 
 from .scoring import Scored
 from scorer.tracks.registry import BY_NAME
-from scorer.outputs.resampling import ItemStatistics, aggregate, interval_positions, resample_indices
+from scorer.machinery.per_item import ItemStatistics
+from scorer.outputs.resampling import aggregate, interval_positions, resample_indices
 
 ALPHA = 0.05
 

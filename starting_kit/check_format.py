@@ -18,7 +18,8 @@ import os
 import sys
 import tempfile
 
-from score_locally import HERE, KitError, program_tracks, score_submission, verdict, write_other_phases
+from score_locally import program_tracks, score_submission, verdict, write_other_phases
+from staging import HERE, KitError
 
 
 def stand_in_gold(public_dir: str, gold_dir: str) -> list:

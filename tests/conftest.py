@@ -68,7 +68,7 @@ class Run:
     @property
     def scores(self) -> Dict[str, float]:
         """The scores of the tracks the submission entered (without the not-entered values)."""
-        from scorer.outputs.report import not_entered_value
+        from scorer.outputs.scores_files import not_entered_value
         return {key: value for key, value in self.all_scores.items() if value != not_entered_value(key)}
 
     @property

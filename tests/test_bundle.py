@@ -344,7 +344,8 @@ def kit(built, tmp_path_factory):
 
 
 def test_kit_contents(kit):
-    for name in ("README.md", "README.ipynb", "baselines.py", "score_locally.py", "check_format.py", "sample_submission.zip",
+    for name in ("README.md", "README.ipynb", "baselines.py", "score_locally.py", "staging.py", "check_format.py",
+                 "sample_submission.zip",
                  "scoring_program/score.py", "public_data/dev/semeval2021_t6_st1.json"):
         assert (kit / name).exists(), name
     with zipfile.ZipFile(kit / "sample_submission.zip") as sample:

@@ -83,24 +83,6 @@ def test_the_test_page_shows_none_of_the_new_tables(sample, tmp_path):
     assert page_intervals(html) == {}
 
 
-def test_a_phase_too_large_for_the_page_says_where_the_intervals_are(sample, tmp_path, monkeypatch):
-    from scorer.outputs import resampling
-    from scorer.run.in_process import score_in_process
-    from scorer.outputs.report import render_html
-    files, _ = sample
-    work = tmp_path / "input"
-    shutil.copytree(REFERENCE, work / "ref")
-    (work / "res").mkdir()
-    for name, path in files.items():
-        shutil.copyfile(path, work / "res" / name)
-    results = score_in_process(str(work / "ref"), str(work / "res"), str(ROOT / "scoring_program"))[0]
-    result = results["absita"]
-    assert resampling.ranking_intervals(result, max_work=resampling.interval_work(
-        result.statistics) - 1) is None
-    html = render_html([result], [], intervals={"absita": None})
-    assert "95% intervals: not computed on this page" in html and "score_locally.py prints them" in html
-
-
 # --- the tables by group: hand-computed cases, and each group against the file cut to that group ----
 
 def _table(result, title):

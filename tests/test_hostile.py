@@ -283,20 +283,20 @@ def test_resources_fifty_megabytes(workdir):
 
 def test_local_tools_refuse_zip_bombs(tmp_path, monkeypatch):
     import zipfile
-    import score_locally
+    import staging
     bomb = tmp_path / "bomb.zip"
     with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr(ST1, b"\0" * (3 * 1024 * 1024))  # compresses to a few KiB
-    monkeypatch.setattr(score_locally, "MAX_UNPACKED_BYTES", 1024 * 1024)
-    with pytest.raises(score_locally.KitError, match="unpacks to 3145728 bytes"):
-        score_locally.safe_extract(str(bomb), str(tmp_path / "out"))
+    monkeypatch.setattr(staging, "MAX_UNPACKED_BYTES", 1024 * 1024)
+    with pytest.raises(staging.KitError, match="unpacks to 3145728 bytes"):
+        staging.safe_extract(str(bomb), str(tmp_path / "out"))
     many = tmp_path / "many.zip"
     with zipfile.ZipFile(many, "w") as archive:
         for i in range(30):
             archive.writestr("f%d.txt" % i, "x")
-    monkeypatch.setattr(score_locally, "MAX_MEMBERS", 20)
-    with pytest.raises(score_locally.KitError, match="has 30 entries; at most 20"):
-        score_locally.safe_extract(str(many), str(tmp_path / "out2"))
+    monkeypatch.setattr(staging, "MAX_MEMBERS", 20)
+    with pytest.raises(staging.KitError, match="has 30 entries; at most 20"):
+        staging.safe_extract(str(many), str(tmp_path / "out2"))
     (tmp_path / "not.zip").write_text("plain text")
-    with pytest.raises(score_locally.KitError, match="is not a zip file"):
-        score_locally.safe_extract(str(tmp_path / "not.zip"), str(tmp_path / "out3"))
+    with pytest.raises(staging.KitError, match="is not a zip file"):
+        staging.safe_extract(str(tmp_path / "not.zip"), str(tmp_path / "out3"))

@@ -34,7 +34,7 @@ from bundle.lifecycle import lifecycle_problems  # noqa: E402
 from bundle.platforms import v2_config, v15_yaml  # noqa: E402
 from bundle.public_data import derive_public_data  # noqa: E402
 from scorer.tracks.registry import ALL_KEYS, TRACKS  # noqa: E402
-from scorer.outputs.report import not_entered_value  # noqa: E402
+from scorer.outputs.scores_files import not_entered_value  # noqa: E402
 
 TEST = ROOT / "reference_data" / "test"
 BLIND = json.dumps({"blind": True})

@@ -314,7 +314,7 @@ def test_blocks_read_as_the_line_by_line_reader(rows, newline, size, lengths, de
 
 
 def test_the_items_file_holds_the_statistics_that_add_up_to_the_totals(tmp_path):
-    from scorer.outputs.report import write_items
+    from scorer.outputs.item_files import write_items
     result = score_case(tmp_path, "p10_split", Options())
     write_items(str(tmp_path / "items"), [result], [])
     written = json.loads((tmp_path / "items" / "flc_items.json").read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, nltk_data_dir
-from score_locally import shown
+from staging import shown
 
 KIT = ROOT / "starting_kit"
 REFERENCE = ROOT / "reference_data" / "dev"

@@ -22,7 +22,7 @@ from bundle.checker import Report, Run, _judge, check_ranking, codabench_order  
 from bundle.watcher import DetailedResultsWatcher  # noqa: E402
 from scorer.run.workers import V15_WATCHER_WAIT_SECONDS, is_v15_worker_layout  # noqa: E402
 from scorer.tracks.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
-from scorer.outputs.report import not_entered_value  # noqa: E402
+from scorer.outputs.scores_files import not_entered_value  # noqa: E402
 
 
 

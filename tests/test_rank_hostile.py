@@ -295,7 +295,7 @@ def _corrupt_deflate(path: Path, name: str) -> None:
 
 
 def test_a_damaged_deflate_stream_is_one_line_naming_the_member(setup, tmp_path):  # noqa: F811
-    from score_locally import KitError
+    from staging import KitError
 
     submissions = setup[1]
     bulk = tmp_path / "bulk.zip"

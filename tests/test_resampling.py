@@ -24,14 +24,14 @@ import pytest
 from baselines import write_submission
 from scorer.machinery.meme_multilabel import random_labels
 from scorer.tracks.absita.public_side import frequent_aspects
-from scorer.machinery.article_folder import sentence_spans
+from scorer.machinery.article_public import sentence_spans
 from scorer.tracks.t6_st2 import random_spans
 from conftest import ROOT, shared_path
 from oracles import naive_span_scores, naive_st2_scores, sklearn_0232_micro_macro
 from scorer.readers.options import Options
-from scorer.outputs.resampling import (ItemStatistics, aggregate, column_totals,
-                               confidence_interval, interval_positions, nearest_rank,
-                               resample_indices)
+from scorer.machinery.per_item import ItemStatistics, column_totals
+from scorer.outputs.resampling import (aggregate, bootstrap_intervals, interval_positions, nearest_rank,
+                                       resample_indices)
 from scorer.run.in_process import score_in_process
 from scorer.machinery.techniques import SEMEVAL2021_T6_ST1_ST2, SEMEVAL2021_T6_ST3
 from scorer.tracks import absita, flc, nlu, t6_st1, t6_st2, t6_st3
@@ -43,6 +43,15 @@ from scorer.outputs.resampling import LEADERBOARDS  # noqa: E402
 
 DEV = ROOT / "reference_data" / "dev"
 PROGRAM_DIR = str(ROOT / "scoring_program")
+
+
+def totals_over(statistics, indices):
+    """The plain definition of a resample's totals: each column summed over the drawn items, in draw order."""
+    totals = dict.fromkeys(statistics.columns, 0)
+    for index in indices:
+        for column, value in zip(statistics.columns, statistics.rows[index]):
+            totals[column] += value
+    return totals
 
 
 def array_aggregate(statistics, counts=None):
@@ -212,7 +221,7 @@ def test_bootstrap_ci_against_rescoring_materialised_resamples(tmp_path):
     resamples = resample_indices(len(statistics.items), 200, 5)
     by_hand = sorted(_materialised_f1(gold_records, predicted, indices, tmp_path) for indices in resamples)
     expected = (by_hand[4], by_hand[194])  # nearest rank: the 5th and the 195th of 200
-    assert confidence_interval(statistics, "t6_st1_f1_micro", resamples) == expected
+    assert bootstrap_intervals(statistics, ["t6_st1_f1_micro"], 200, 5) == (200, {"t6_st1_f1_micro": expected})
     counts = ranking.resample_counts(len(statistics.items), 200, 5)
     matrix = np.array(statistics.rows, dtype=np.float64)
     on_arrays = np.sort(ranking.resampled_scores(statistics, matrix, counts, "t6_st1_f1_micro"))
@@ -239,7 +248,7 @@ def test_paired_bootstrap_pvalue_against_the_definition_by_hand():
     systems = [a, b, c]
     resamples = resample_indices(30, 300, 9)
     point = [aggregate(s, column_totals(s))["nlu_score"] for s in systems]
-    star = [[aggregate(s, column_totals(s, indices))["nlu_score"] for indices in resamples] for s in systems]
+    star = [[aggregate(s, totals_over(s, indices))["nlu_score"] for indices in resamples] for s in systems]
     counts = ranking.resample_counts(30, 300, 9)
     resampled = np.stack([ranking.resampled_scores(s, np.array(s.rows, dtype=float), counts, "nlu_score")
                           for s in systems])
@@ -284,7 +293,7 @@ def test_pooled_techniques_give_the_same_resampled_scores(dev_submissions):
                        ("t6_st3", "t6_st3_f1_macro")):
         statistics = results[track].statistics
         indices = resample_indices(len(statistics.items), 100, 2)
-        expected = [aggregate(statistics, column_totals(statistics, draw))[key] for draw in indices]
+        expected = [aggregate(statistics, totals_over(statistics, draw))[key] for draw in indices]
         counts = ranking.resample_counts(len(statistics.items), 100, 2)
         matrix = np.array(statistics.rows, dtype=np.float64)
         pooled = ranking.pool_labels(statistics, matrix, key)[0]
@@ -315,7 +324,7 @@ def _resampled(result, seed):
     statistics = result.statistics
     assert aggregate(statistics, column_totals(statistics)) == result.scores
     draws = resample_indices(len(statistics.items), RESAMPLES, seed)
-    return statistics, [(indices, aggregate(statistics, column_totals(statistics, indices))) for indices in draws]
+    return statistics, [(indices, aggregate(statistics, totals_over(statistics, indices))) for indices in draws]
 
 
 def _drawn(records, items, indices):
@@ -499,7 +508,7 @@ def test_absita_resamples_equal_the_oracle_on_rebuilt_files(fields, tmp_path):
                                                             for k, item in enumerate(drawn)])
         expected, counts = naive_absita_scores(gold, submission_read)
         _close(found, expected, "absita")
-        totals = column_totals(statistics, indices)
+        totals = totals_over(statistics, indices)
         for task, task_counts in counts.items():  # the integer statistics, exactly
             assert tuple(totals[task + "_" + f] for f in ("exact", "partial", "predicted", "gold")) == task_counts
         assert totals["reviews"] == len(drawn)
@@ -546,7 +555,7 @@ def test_every_aggregate_computes_on_arrays_as_on_numbers(dev_submissions, tmp_p
                                     ranking.ArrayOps)
         assert set(on_arrays) == set(result.scores), track.name
         for r, indices in enumerate(resamples):
-            on_numbers = track.aggregate(statistics, column_totals(statistics, indices))
+            on_numbers = track.aggregate(statistics, totals_over(statistics, indices))
             for key, value in on_numbers.items():
                 assert isinstance(value, float), (track.name, key)
                 assert abs(float(on_arrays[key][r]) - value) <= 1e-12, (track.name, key, r)

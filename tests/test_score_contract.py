@@ -18,7 +18,7 @@ from conftest import PROGRAM, assert_clean_failure, parse_scores_v15, run_score
 from registry_inputs import EXAMPLES, NEEDS_NLTK, ONE, ONE_SUBMITTED, STDLIB_SUBMITTED, STDLIB_TRACKS
 from registry_inputs import REF as CARD_REF, SUBMITTED as CARD_SUBMITTED
 from scorer.tracks.registry import ALL_KEYS, BY_NAME, LOWER_IS_BETTER, TRACKS
-from scorer.outputs.report import fixed_point
+from scorer.outputs.scores_files import fixed_point
 
 TEXT = "Vote for us! The corrupt elite hates you. Make the country great again."
 ST1_GOLD = json.dumps([{"id": "1", "labels": ["Loaded Language", "Smears"], "text": TEXT},
@@ -357,23 +357,10 @@ def test_tracks_other_than_nlu_import_nothing_heavy(tmp_path):
     assert "string" not in loaded or "string" in _imported_by_the_track_modules()
 
 
-@pytest.mark.registry
-def test_the_platform_run_leaves_the_resampling_machinery_alone(tmp_path):
-    """Intervals are off by default (``interval_resamples`` 0): the page's tables by group
-    (``groups.py``) must not bring ``resampling.py`` and its ``random`` and ``fractions`` onto the
-    scoring path, 2.7 ms of every platform run's start-up (issue 21's benchmark)."""
-    run = run_score(tmp_path, CARD_REF, STDLIB_SUBMITTED)
-    assert run.returncode == 0, run.stderr
-    loaded = _modules_of_a_run(run.output.parent, "out2")
-    assert "scorer.outputs.groups" in loaded  # (the tables by group were made)
-    own = _imported_by_the_track_modules()  # (a track module's own module-level imports are its business)
-    assert sorted(loaded & {"scorer.outputs.resampling", "random", "fractions", "decimal", "statistics"} - set(own)) == []
-
-
 @pytest.mark.parametrize("n", [0, 1, 4096, 4097, 9000])
 def test_item_details_are_written_in_chunks_as_one_json_document(tmp_path, n):
     from scorer.machinery.per_item import ItemStatistics
-    from scorer.outputs.report import write_items
+    from scorer.outputs.item_files import write_items
     from scorer.readers.result import TrackResult
     rows = [[i, 0.5, 1] for i in range(n)]
     statistics = ItemStatistics("t", ["item %d" % i for i in range(n)], ["a", "b", "c"], rows)

@@ -2,8 +2,9 @@
 
 Layers, one sub-folder each, imports only going down (docs/architecture.md, "How the scoring program is built";
 ``tests/test_architecture.py`` checks it): ``run/`` (``score.py`` beside this package, ``submission``,
-``workers``, ``in_process``, ``api``, ``cli``) -> ``outputs/`` (``report``, ``error_analysis``,
-``signature``, ``resampling``, ``groups``, ``blind``) -> ``tracks/`` (``contract``, ``registry`` and
+``workers``, ``in_process``, ``api``, ``cli``) -> ``outputs/`` (``run_outputs``, ``scores_files``,
+``results_page``, ``support_chart``, ``page_style``, ``item_files``, ``error_analysis``, ``signature``,
+``resampling``, ``groups``, ``blind``) -> ``tracks/`` (``contract``, ``registry`` and
 the track modules) -> ``machinery/`` (metrics, per-item statistics, public-input and sample helpers)
 -> ``readers/`` (``readers``, ``records``, ``problems``, ``options``, ``result``).
 """

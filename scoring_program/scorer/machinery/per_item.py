@@ -6,18 +6,18 @@ review). A track's ``score`` gives one row of numbers per item, the item's suffi
 (``result.statistics``, an ``ItemStatistics``), and its module turns the column totals of any
 selection of items into its scores (``aggregate(statistics, totals, ops, key)``). Its headline
 scores and tables are that aggregate over every item once, computed from totals the track sums
-while it scores (no per-item rows on the scoring path: the rows are built when first asked); the
-bootstrap resamples (``resampling.py``) are the same aggregate over other selections.
+while it scores (the per-item rows are built when first asked); the bootstrap resamples
+(``scorer/outputs/resampling.py``) are the same aggregate over other selections.
 
 The aggregates are written once for two kinds of numbers through the operations of an ``ops``
 object: plain floats (``ScalarOps``, here) and arrays of resamples (``ranking.statistics.ArrayOps``,
-the organisers' tool). Standard library only, and light: the scoring path imports it.
+the organisers' tool). Standard library only.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Sequence
 
 Totals = Mapping[str, Any]  # column name -> its total (a number, or an array of resamples)
 
@@ -44,57 +44,17 @@ class ItemStatistics:
         self.keys = tuple(keys)
 
 
-def column_totals(statistics: ItemStatistics, indices: Optional[Sequence[int]] = None) -> Dict[str, Any]:
-    """Each column summed over the items at ``indices`` (default: every item once), item by item
-    in that order as the tracks add them while they score (a plain loop, never ``sum()``, which
-    Python 3.12 made compensated for floats). A column starts at 0.0 when its value in the first
-    item is a float, else at 0.
-
-    Zeros are skipped: adding 0 changes no total, so the sums are the plain loop's, bit for bit,
-    and a resample costs the nonzero statistics of its items, not items x columns (score.py
-    computes 1,000 of them per ranking score for the detailed results of a Development phase).
-    """
-    rows = statistics.rows
-    if indices is None:  # every item once: the plain loop (no table of nonzero entries to build)
-        totals = []
-        for column in zip(*rows) if rows else [()] * len(statistics.columns):
-            total = 0.0 if column and isinstance(column[0], float) else 0
-            for value in column:
-                total += value
-            totals.append(total)
-        return dict(zip(statistics.columns, totals))
-    if not len(indices):
-        return dict.fromkeys(statistics.columns, 0)
-    totals = [0.0 if isinstance(value, float) else 0 for value in rows[indices[0]]]
-    nonzero = _nonzero_entries(statistics)
-    for index in indices:
-        for column, value in nonzero[index]:
-            totals[column] += value
+def column_totals(statistics: ItemStatistics) -> Dict[str, Any]:
+    """Each column summed over every item once, item by item in the gold's order as the tracks add
+    them while they score (a plain loop, never ``sum()``, which Python 3.12 made compensated for
+    floats). A column starts at 0.0 when its value in the first item is a float, else at 0."""
+    totals = []
+    for column in zip(*statistics.rows) if statistics.rows else [()] * len(statistics.columns):
+        total = 0.0 if column and isinstance(column[0], float) else 0
+        for value in column:
+            total += value
+        totals.append(total)
     return dict(zip(statistics.columns, totals))
-
-
-_NONZERO_CACHE: List[Any] = [None, None]  # [the rows list last seen, its nonzero entries]
-
-
-def nonzero_count(statistics: ItemStatistics) -> int:
-    """How many nonzero statistics the items have: what one resample's totals cost (counted
-    without keeping anything: a phase too large for its intervals costs one pass, no memory)."""
-    count = 0
-    for row in statistics.rows:
-        for value in row:
-            if value:
-                count += 1
-    return count
-
-
-def _nonzero_entries(statistics: ItemStatistics) -> List[List[tuple]]:
-    """Per item, its (column number, value) pairs whose value is not zero (computed once for the
-    rows of the statistics last resampled)."""
-    if _NONZERO_CACHE[0] is not statistics.rows:
-        _NONZERO_CACHE[1] = [[(column, value) for column, value in enumerate(row) if value]
-                             for row in statistics.rows]
-        _NONZERO_CACHE[0] = statistics.rows
-    return _NONZERO_CACHE[1]
 
 
 def numpy_mean(values: Sequence[float]) -> float:

@@ -18,7 +18,7 @@ blind itself, when the phase's settings say ``"blind": true`` (``phase_settings/
   phase (``build_bundle.py``), so the gold is not even on the platform; deriving it again here
   keeps the phase blind whatever its reference data holds;
 - ``scores.txt`` and ``scores.json`` give every leaderboard key its not-entered value
-  (``report.not_entered_value``: -1, and 9999999999 for ``sa_rmse``), the same for every
+  (``scores_files.not_entered_value``: -1, and 9999999999 for ``sa_rmse``), the same for every
   submission: Codabench needs a value for each column, and these rank every entry equal and
   last, so the (hidden) board and the organisers' results export show no score. The real scores
   come from the Post-Evaluation phase (migration re-scores each participant's last submission on
@@ -165,7 +165,7 @@ def not_gold(reference_dir: str, work_dir: str, tracks: Optional[Sequence] = Non
 def blind_scores(phase_tracks: Sequence[str]) -> dict:
     """Every leaderboard key of the phase's tracks with its not-entered value: the same for every
     submission, so the board, hidden or not, shows nothing of any."""
-    from .report import leaderboard_scores
+    from .scores_files import leaderboard_scores
     return leaderboard_scores({}, phase_tracks)  # no key scored: each its not-entered value
 
 
@@ -181,11 +181,12 @@ def render_blind_html(received: Sequence[tuple], problems: Sequence[str], not_en
     public input, item noun, warnings) for each file read and checked without a problem; nothing
     on it comes from the gold."""
     from ..tracks.registry import BY_NAME
-    from .report import _STYLE, _escape as e
+    from html import escape as e
+    from .page_style import STYLE
     parts: List[str] = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
                         '<meta name="viewport" content="width=device-width, initial-scale=1">',
                         "<title>%s</title><style>%s</style></head><body>"
-                        % ("Submission failed" if problems else "Submission received", _STYLE),
+                        % ("Submission failed" if problems else "Submission received", STYLE),
                         "<h1>%s</h1>" % ("Submission failed" if problems else "Submission received")]
     if problems:  # first, as on every other phase's page: it failed, and why
         parts.append('<p class="failed"><strong>This submission failed: it was not accepted (on Codabench it does not count '
@@ -221,24 +222,22 @@ def render_blind_html(received: Sequence[tuple], problems: Sequence[str], not_en
     return "\n".join(parts) + "\n"
 
 
-def finish_blind(outcome) -> int:
-    """``score.Outcome.finish`` for a blind phase: the same files, streams and exit status, no score."""
+def write_blind_outputs(found) -> None:
+    """A blind phase's outputs of a run (``run_outputs.RunFindings``): the same files and streams as
+    any other phase's, no score."""
     from ..readers.problems import capped
-    from .report import write_scores
-    shown = capped(outcome.problems, more=outcome.hidden, stopped=outcome.stopped)
-    write_scores(outcome.output_dir, blind_scores(outcome.phase_tracks), {})
-    not_entered = [name for name in outcome.phase_tracks if name not in outcome.submitted]
     from ..tracks.registry import BY_NAME
-    received = [(result.track, BY_NAME[result.track].filename, _size(outcome.files.get(BY_NAME[result.track].filename, "")),
-                 outcome.items.get(result.track), result.item_noun, list(result.warnings)) for result in outcome.results]
-    with open(os.path.join(outcome.output_dir, "detailed_results.html"), "w", encoding="utf-8",
+    from .scores_files import write_scores
+    shown = capped(found.problems, more=found.hidden, stopped=found.stopped)
+    write_scores(found.output_dir, blind_scores(found.phase_tracks), {})
+    not_entered = [name for name in found.phase_tracks if name not in found.submitted]
+    received = [(result.track, BY_NAME[result.track].filename, _size(found.files.get(BY_NAME[result.track].filename, "")),
+                 found.items.get(result.track), result.item_noun, list(result.warnings)) for result in found.results]
+    with open(os.path.join(found.output_dir, "detailed_results.html"), "w", encoding="utf-8",
               newline="\n") as handle:
         handle.write(render_blind_html(received, shown, not_entered))
     print(BLIND_LINE)
     for name in not_entered:
         print("%s: not entered (its leaderboard columns hold the same values as every other submission's)" % name)
-    if outcome.problems:
-        for line in shown:
-            print(line, file=sys.stderr)
-        return 1
-    return 0
+    for line in shown if found.problems else ():
+        print(line, file=sys.stderr)

@@ -15,11 +15,12 @@ Bounded whatever the submission: ``MAX_ITEMS`` items a track, ``MAX_TEXT`` chara
 from __future__ import annotations
 
 import os
+from html import escape
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..readers.problems import clip
 from ..tracks.registry import BY_NAME
-from .report import _STYLE, _escape
+from .page_style import STYLE
 from ..readers.result import ItemView, TrackResult
 
 FILE_NAME = "error_analysis.html"
@@ -89,7 +90,7 @@ def highlight(text: str, gold: Sequence[Tuple[str, int, int]], predicted: Sequen
                 active[side][technique] = count
             else:
                 del active[side][technique]
-        piece = _escape(text[here:following])
+        piece = escape(text[here:following])
         gold_on, predicted_on = sorted(active[0]), sorted(active[1])
         if not gold_on and not predicted_on:
             parts.append(piece)
@@ -98,7 +99,7 @@ def highlight(text: str, gold: Sequence[Tuple[str, int, int]], predicted: Sequen
                 else "b" if set(gold_on) & set(predicted_on) else "x")
         title = "; ".join(name + ": " + ", ".join(on) for name, on in (("gold", gold_on), ("predicted", predicted_on))
                           if on)
-        parts.append('<mark class="%s" title="%s">%s</mark>' % (kind, _escape(title), piece))
+        parts.append('<mark class="%s" title="%s">%s</mark>' % (kind, escape(title), piece))
     return "".join(parts)
 
 
@@ -113,7 +114,7 @@ padding:.5em;max-height:30em;overflow:auto}.legend mark{padding:0 .3em}
 def render_error_analysis(results: Sequence[TrackResult]) -> str:
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             "<title>Error analysis (local)</title><style>%s%s</style></head><body>" % (_STYLE, _EXTRA_STYLE),
+             "<title>Error analysis (local)</title><style>%s%s</style></head><body>" % (STYLE, _EXTRA_STYLE),
              "<h1>Error analysis (local run)</h1>",
              '<p class="note">Written by a local run with your own gold (score.py --items); the platform never '
              'shows this page. Per track, the %d items with the largest error by the per-item statistics '
@@ -130,7 +131,7 @@ def render_error_analysis(results: Sequence[TrackResult]) -> str:
 
 
 def _track_section(result: TrackResult) -> List[str]:
-    e = _escape
+    e = escape
     columns = result.statistics.columns
     spans = _is_span_track(columns)
     track = BY_NAME[result.track]
@@ -167,7 +168,7 @@ def _track_section(result: TrackResult) -> List[str]:
 
 def _marked_item(view: ItemView) -> List[str]:
     """A track's own view: facts, marked texts (each piece titled), a table."""
-    e = _escape
+    e = escape
     parts = []
     if view.facts:
         parts.append('<p class="facts">%s</p>' % "; ".join("%s: %s" % (e(name), e(value)) for name, value in view.facts))
@@ -193,7 +194,7 @@ def _marked_item(view: ItemView) -> List[str]:
 
 
 def _span_item(view: ItemView) -> List[str]:
-    e = _escape
+    e = escape
     gold, predicted = view.gold[:MAX_SPANS], view.predicted[:MAX_SPANS]
     parts = []
     if view.text is None:
@@ -219,7 +220,7 @@ def _span_item(view: ItemView) -> List[str]:
 
 
 def _label_item(view: ItemView) -> List[str]:
-    e = _escape
+    e = escape
     gold, predicted = set(view.gold), set(view.predicted)
     parts = []
     if view.text is not None:

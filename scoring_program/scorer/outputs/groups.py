@@ -1,9 +1,7 @@
 """The detailed results' tables by group (a track's ``GROUP_TABLES``, ``contract.py``).
 
 Per group, the totals of the group's statistics stand for the item's totals and go through the
-track's ``aggregate``, the one definition of its scores. Here rather than in ``resampling.py``:
-the platform run writes these tables on every page, and ``resampling.py`` (``random``,
-``fractions``) stays off the scoring path.
+track's ``aggregate``, the one definition of its scores.
 """
 
 from __future__ import annotations

@@ -1,29 +1,28 @@
-"""Per-item statistics and bootstrap resamples: what confidence intervals and significance stand on.
+"""Bootstrap resamples of a track's items and the percentile intervals of its ranking scores.
 
-Generic: each track's ``score`` gives its per-item statistics (``result.statistics``, an
-``ItemStatistics``) and its module declares their ``aggregate(statistics, totals, ops, key)`` and
-its ``LEADERBOARDS``; this module dispatches to them through the registry (``result.statistics``,
-``aggregate``), lists the leaderboards, and holds what is the same for every track: the
-resamples and the intervals (scoring a submission in process: ``in_process.py``). The row type, the column totals
-and the scalar operations live in ``per_item.py`` (light: the scoring path imports them; this
-module stays off it but where a phase shows intervals).
-
-Over all items, each once, the aggregate equals the track's headline scores bit for bit (the
-tracks compute their headline with the same aggregate; ``tests/test_resampling.py``); over a
-bootstrap resample it is the resample's score.
-
-``resample_indices`` is the one definition of the resamples (``random.Random(seed)``): the
-organisers' ``rank_submissions.py`` (numpy) and the participants' ``score_locally.py`` (this
-module, standard library only) draw the same ones.
+An item is a track's unit of resampling (a meme, an article, an id, a review) with its row of
+sufficient statistics (``result.statistics``, ``per_item.ItemStatistics``); the track's
+``aggregate`` turns the column totals of any selection of items into its scores (over every item
+once: its headline scores, bit for bit). A resample draws as many items as there are, with
+replacement: ``random.Random(seed)``, then ``choices(range(n), k=n)`` once per resample
+(``resample_draws``; the same draws on every Python from 3.6, and those of the organisers'
+``rank_submissions.py`` and of ``score_locally.py``). Its score is the aggregate of its totals:
+each column the score reads summed over the drawn items, integers exactly and floats with
+``math.fsum`` (correctly rounded, so the same on every Python); for the keys of the track's
+``POOLED_KEYS`` each item's techniques are pooled first, as ``ranking.statistics.pool_labels``
+pools them. The interval's ends are the nearest-rank percentiles of the resamples' scores
+(``interval_positions``). Standard library only.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+import math
+import random
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ..machinery.per_item import ItemStatistics, ScalarOps, Totals, column_totals, nonzero_count  # noqa: F401 (the public names)
-from ..tracks.registry import BY_NAME, TRACKS
+from ..machinery.per_item import ItemStatistics, ScalarOps, Totals, column_totals
 from ..readers.result import TrackResult
+from ..tracks.registry import BY_NAME, TRACKS
 
 # The scores that get a confidence interval, a rank and significance groups: one leaderboard per
 # entry, (name, track, key, higher is better), from the track modules' LEADERBOARDS (each track's
@@ -31,38 +30,41 @@ from ..readers.result import TrackResult
 LEADERBOARDS: Tuple[Tuple[str, str, str, bool], ...] = tuple(
     (name, track.name, key, key not in track.lower_is_better) for track in TRACKS for name, key in track.leaderboards)
 
-# 95%, as a ratio of integers (numerator, denominator): the ranks are exact integer arithmetic (a
-# Fraction is taken too; ``fractions`` is left off the run's path, where its import is a tenth of the
-# intervals' cost).
-CONFIDENCE = (95, 100)
-
-
-def _ratio(value) -> Tuple[int, int]:
-    """(numerator, denominator) of a (numerator, denominator) pair, a Fraction or an int."""
-    return (value.numerator, value.denominator) if hasattr(value, "numerator") else (int(value[0]), int(value[1]))
+CONFIDENCE = (95, 100)  # as (numerator, denominator): the percentile positions are integer arithmetic
+INTERVAL_RESAMPLES = 1000  # score_locally.py's default; a phase's interval_resamples sets the page's
+INTERVAL_SEED = 0
+# The page's bound on the values a phase's intervals draw and sum: resamples x items x (columns
+# read + 1, the draw), about a second of the loop (benchmarks/RESULTS.md). A larger phase draws fewer
+# resamples, never fewer than MIN_INTERVAL_RESAMPLES: with 100, each 2.5% tail still holds two
+# resamples beyond its end (below 40 the end would be the extreme value itself).
+MAX_INTERVAL_SUMS = 20_000_000
+MIN_INTERVAL_RESAMPLES = 100
 
 
 def aggregate(statistics: ItemStatistics, totals: Totals, ops=ScalarOps, key: Optional[str] = None
               ) -> Dict[str, Any]:
     """The track's scores from column totals (a mapping column -> number, or -> array with
     ``ops=ranking.statistics.ArrayOps``), by its track module's ``aggregate``. ``key``: only that
-    score is needed (a hint: the multilabel tracks then skip the 20-odd per-class F1 of the macro
-    average; other keys may come too)."""
+    score is needed (a hint; other keys may come too)."""
     return BY_NAME[statistics.track].aggregate(statistics, totals, ops, key)
 
 
-# --- resamples --------------------------------------------------------------------------------------
-
-def resample_indices(n_items: int, resamples: int, seed: int) -> List[List[int]]:
-    """``resamples`` bootstrap samples of ``n_items`` item indices drawn with replacement.
-
-    The one definition both the organisers' tool and ``score_locally.py`` use: ``random.Random(seed)``
-    and ``choices`` (whose draws are the same on every Python since 3.6).
-    """
-    import random
+def resample_draws(n_items: int, resamples: int, seed: int) -> Iterator[List[int]]:
+    """The ``resamples`` bootstrap samples of ``n_items`` item indices, one at a time."""
     rng = random.Random(seed)
     population = range(n_items)
-    return [rng.choices(population, k=n_items) for _ in range(resamples)]
+    for _ in range(resamples):
+        yield rng.choices(population, k=n_items)
+
+
+def resample_indices(n_items: int, resamples: int, seed: int) -> List[List[int]]:
+    """``resample_draws`` as a list (the organisers' tool counts them into a matrix)."""
+    return list(resample_draws(n_items, resamples, seed))
+
+
+def _ratio(value) -> Tuple[int, int]:
+    """(numerator, denominator) of a (numerator, denominator) pair, a Fraction or an int."""
+    return (value.numerator, value.denominator) if hasattr(value, "numerator") else (int(value[0]), int(value[1]))
 
 
 def nearest_rank(count: int, fraction) -> int:
@@ -84,55 +86,124 @@ def interval_positions(count: int, confidence=CONFIDENCE) -> Tuple[int, int]:
             nearest_rank(count, (denominator + numerator, 2 * denominator)))
 
 
-def confidence_interval(statistics: ItemStatistics, key: str, resamples: Sequence[Sequence[int]],
-                        confidence=CONFIDENCE) -> Tuple[float, float]:
-    """The percentile bootstrap interval of score ``key`` over ``resamples`` (standard library; the
-    sums of only what the score reads: ``fast_intervals.py``)."""
-    from .drawn_resamples import resampled_values
-    values = sorted(resampled_values(statistics, [key], resamples)[key])
-    low, high = interval_positions(len(values), confidence)
-    return values[low], values[high]
-
-
-# --- the intervals of the detailed results and of score_locally.py ----------------------------------
-
-# The detailed results (phase settings "full" and ``interval_resamples``, 1000 in Development) and
-# score_locally.py (--resamples, 1000 by default) show each ranking score's interval from these
-# resamples: the same draws, so the same numbers.
-INTERVAL_RESAMPLES = 1000
-INTERVAL_SEED = 0
-# Where a run must draw the resamples (no count lanes of the build fit: resample_counts.py), score.py
-# computes the page's intervals only while resamples x (nonzero statistics + columns) stays below
-# this: about 2-4 s of pure Python, which every real-size phase of the tasks is below (flc's 350
-# training articles: 1.3e7); a phase ten times larger gets a line saying where to compute them
-# (score_locally.py, rank_submissions.py) instead of minutes of waiting. The count lanes are bounded
-# by their own size (MAX_LANES).
-MAX_INTERVAL_WORK = 20_000_000
-
-
 def interval_signature(resamples: int = INTERVAL_RESAMPLES, seed: int = INTERVAL_SEED, confidence=CONFIDENCE) -> str:
-    """How the intervals were drawn, as a signature part: ``ci95|bootstrap:1000|seed:0``."""
+    """How the intervals were drawn, as a signature part: ``ci95|bootstrap:1000|seed:0``.
+
+    >>> interval_signature(200, 3, (995, 1000))
+    'ci99.5|bootstrap:200|seed:3'
+    """
     numerator, denominator = _ratio(confidence)
-    if numerator * 100 % denominator:  # (not a whole percent: as a fraction, 199/2)
-        from fractions import Fraction
-        percent = str(Fraction(numerator * 100, denominator))
-    else:
-        percent = str(numerator * 100 // denominator)
+    percent = "%.10g" % (100.0 * numerator / denominator)
     return "ci%s|bootstrap:%d|seed:%d" % (percent, resamples, seed)
 
 
-def interval_work(statistics: ItemStatistics, resamples: int = INTERVAL_RESAMPLES) -> int:
-    return resamples * (nonzero_count(statistics) + len(statistics.columns))
+# --- the scores of resamples ----------------------------------------------------------------------
+
+class _ReadColumns(dict):
+    """Totals that record which columns an aggregate reads (the contract: by ``totals[column]``
+    only, never branching on a value, so one call tells them all)."""
+
+    def __init__(self, totals: Dict[str, Any]) -> None:
+        super().__init__(totals)
+        self.read: set = set()
+
+    def __getitem__(self, column: str) -> Any:
+        self.read.add(column)
+        return dict.__getitem__(self, column)
+
+
+def _summer(values: Sequence):
+    """How a column's values add up over a resample: integers exactly, floats correctly rounded."""
+    return math.fsum if any(isinstance(value, float) for value in values) else sum
+
+
+def pooled_techniques(statistics: ItemStatistics) -> Tuple[ItemStatistics, Dict[str, List[Any]]]:
+    """The statistics with each item's techniques pooled: each ``<kind>|<technique>`` column summed
+    over the techniques in the order of ``statistics.labels`` into one column ``<kind>|all`` (the
+    labels ``("all",)``), as ``ranking.statistics.pool_labels`` pools them; with the pooled columns'
+    values, one per item."""
+    known = set(statistics.labels)
+    members: Dict[str, List[int]] = {}
+    for position, column in enumerate(statistics.columns):
+        kind, bar, label = column.partition("|")
+        if bar and label in known:
+            members.setdefault(kind, []).append(position)
+    columns: Dict[str, List[Any]] = {}
+    for kind, positions in members.items():
+        pooled = []
+        for row in statistics.rows:
+            total = 0
+            for position in positions:
+                total = total + row[position]
+            pooled.append(total)
+        columns[kind + "|all"] = pooled
+    form = ItemStatistics(statistics.track, statistics.items, list(columns), [], ("all",), statistics.keys)
+    return form, columns
+
+
+def _scored_forms(statistics: ItemStatistics, keys: Sequence[str]) -> List[tuple]:
+    """For each form the keys are scored on (the statistics as they are; the techniques pooled for
+    the keys of the track's ``POOLED_KEYS``): (form, the key hint, its keys, [(column, its values,
+    how they add up)] for the columns its keys read)."""
+    pooled_keys = BY_NAME[statistics.track].pooled_keys
+    by_form: Dict[bool, List[str]] = {}
+    for key in keys:
+        by_form.setdefault(key in pooled_keys and len(statistics.labels) > 1, []).append(key)
+    forms = []
+    for pooled, form_keys in by_form.items():
+        if pooled:
+            form, columns = pooled_techniques(statistics)
+            totals = {column: _summer(values)(values) for column, values in columns.items()}
+        else:
+            form, columns, totals = statistics, {}, column_totals(statistics)
+        hint = form_keys[0] if len(form_keys) == 1 else None
+        reads = _ReadColumns(totals)
+        aggregate(form, reads, key=hint)
+        read = []
+        for position, column in enumerate(form.columns):
+            if column in reads.read:
+                values = columns[column] if pooled else [row[position] for row in statistics.rows]
+                read.append((column, values, _summer(values)))
+        forms.append((form, hint, form_keys, read))
+    return forms
+
+
+def _scores(forms: List[tuple], keys: Sequence[str], resamples: Iterable[Sequence[int]]) -> Dict[str, List[Any]]:
+    """key -> its score on each of ``resamples`` (lists of item indices), in their order."""
+    scores: Dict[str, List[Any]] = {key: [] for key in keys}
+    for indices in resamples:
+        for form, hint, form_keys, read in forms:
+            totals = {column: add(map(values.__getitem__, indices)) for column, values, add in read}
+            found = aggregate(form, totals, key=hint)
+            for key in form_keys:
+                scores[key].append(found[key])
+    return scores
+
+
+def bootstrap_intervals(statistics: ItemStatistics, keys: Sequence[str], resamples: int, seed: int,
+                        confidence=CONFIDENCE, max_sums: Optional[int] = None
+                        ) -> Tuple[int, Dict[str, Tuple[Any, Any]]]:
+    """(the resamples drawn, key -> the percentile bootstrap interval (low, high) of each of
+    ``keys`` over ``resample_draws(items, resamples, seed)``). With ``max_sums``, fewer resamples
+    when drawing and summing ``resamples`` would take more than that many values (resamples x
+    items x (columns read + 1)), never fewer than ``MIN_INTERVAL_RESAMPLES``."""
+    forms = _scored_forms(statistics, keys)
+    n_items = len(statistics.items)
+    per_resample = max(1, n_items * (1 + sum(len(read) for _, _, _, read in forms)))
+    if max_sums is not None and resamples * per_resample > max_sums:
+        resamples = min(resamples, max(MIN_INTERVAL_RESAMPLES, max_sums // per_resample))
+    scores = _scores(forms, keys, resample_draws(n_items, resamples, seed))
+    low, high = interval_positions(resamples, confidence)
+    intervals = {}
+    for key in keys:
+        ordered = sorted(scores[key])
+        intervals[key] = (ordered[low], ordered[high])
+    return resamples, intervals
 
 
 def ranking_intervals(result: TrackResult, resamples: int = INTERVAL_RESAMPLES, seed: int = INTERVAL_SEED,
-                      max_work: Optional[int] = None, reference_dir: Optional[str] = None
-                      ) -> Optional[Dict[str, Tuple[float, float]]]:
-    """key -> the 95% percentile bootstrap interval of each ranking score of ``result`` (its
-    track's ``LEADERBOARDS`` keys it reported), from ``resample_indices(items, resamples, seed)``;
-    None when drawing them would cost more than ``max_work`` (``interval_work``). ``reference_dir``:
-    the phase's reference data, whose count lanes (``resample_counts.py``) spare the draws (and
-    bound the cost by their size)."""
-    from .fast_intervals import bootstrap_intervals
+                      max_sums: Optional[int] = None) -> Tuple[int, Dict[str, Tuple[Any, Any]]]:
+    """``bootstrap_intervals`` of each ranking score of ``result`` (its track's ``LEADERBOARDS``
+    keys it reported)."""
     keys = [key for _, key in BY_NAME[result.track].leaderboards if key in result.scores]
-    return bootstrap_intervals(result.statistics, keys, resamples, seed, CONFIDENCE, reference_dir, max_work)
+    return bootstrap_intervals(result.statistics, keys, resamples, seed, max_sums=max_sums)

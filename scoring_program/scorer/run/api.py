@@ -20,10 +20,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ..readers.options import CONFIG_NAME, Options, apply_settings, read_settings
 from ..readers.problems import ProgramError, ReferenceDataError, SubmissionError, capped
-from ..outputs.signature import track_signature
 
 PROGRAM_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SIGNATURE_KEY = "signature"
 
 
 class ScoringError(Exception):
@@ -45,6 +43,7 @@ class Scored:
 
     def as_dict(self) -> Dict[str, Any]:
         """The leaderboard keys and ``"signature"``: what ``--json`` prints."""
+        from ..outputs.scores_files import SIGNATURE_KEY
         return dict(self.scores, **{SIGNATURE_KEY: self.signature})
 
 
@@ -156,11 +155,11 @@ def score_file(track_name: str, gold_path: str, prediction_path: str, settings_f
     if error is not None:
         raise ScoringError(["%s: internal error of the scoring program (%s: %s); please report it"
                             % (track.filename, type(error).__name__, error)], 1)
-    from ..outputs.report import collect_scores, leaderboard_scores
+    from ..outputs.run_outputs import leaderboard_values, result_signatures
     # every key of the track, as scores.txt has them: a key the file did not reach (absita's ATE
     # for a file without aspects) gets the value that ranks last, as on the leaderboard
-    scores = leaderboard_scores(collect_scores([result]), [track.name])
-    return Scored(track.name, scores, track_signature(track.name, options), list(result.warnings))
+    scores = leaderboard_values([result], [track.name])
+    return Scored(track.name, scores, result_signatures([result], options)[track.name], list(result.warnings))
 
 
 GOLD_ADVICE = ("the gold cannot be read: this is a problem of the gold given, not of the prediction (which "

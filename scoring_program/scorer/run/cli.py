@@ -96,9 +96,9 @@ def _run(argv: List[str], prog: str) -> int:
     if as_json:
         print(json.dumps(scored.as_dict(), indent=1, allow_nan=False))
         return 0
-    from ..outputs.report import fixed_point
-    for key, value in scored.scores.items():
-        print("%s: %s" % (key, fixed_point(value)))
+    from ..outputs.scores_files import score_lines
+    for line in score_lines(scored.scores):
+        print(line)
     print("signature: %s" % scored.signature)
     return 0
 

@@ -95,6 +95,8 @@ aggregate(statistics, totals, ops, key=None) -> dict, required
     ``+ - * /`` and comparisons combined by ``&``: the totals are numbers (``ScalarOps``) or numpy
     arrays of resamples (``ranking.statistics.ArrayOps``), and both must pass through (no
     ``if``, ``and``, ``max`` or ``float()`` on a total). ``key``: only that score is needed (a hint).
+    It reads a total only as ``totals[column]`` and never branches on one, so one call on any totals
+    tells the columns a score reads (the resamples sum only those: ``scorer/outputs/resampling.py``).
 write_public_input(gold_dir, public_dir, filename) -> list of str, required
     The phase's inputs without the answers (what the build publishes); the names written.
 public_ids(public_dir, filename) -> list of str or None, required
