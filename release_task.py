@@ -45,14 +45,16 @@ sys.path.insert(0, ROOT)
 
 import yaml  # noqa: E402
 
-import build_bundle  # noqa: E402  (it puts the scoring program on sys.path)
+sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
+
+from bundle.competition import competition_tracks, load_yaml, phase_folder, sorted_phases  # noqa: E402
+from bundle.gold import stage_reference_data  # noqa: E402
 from bundle.links import tree_problems  # noqa: E402
-from bundle.platforms import competition_tracks, sorted_phases  # noqa: E402
+from bundle.paths import PHASE_SETTINGS, PROGRAM  # noqa: E402
 from bundle.public_data import derive_public_data  # noqa: E402
-from bundle.rules import phase_folder  # noqa: E402
 from bundle.vendor import VendorError, vendored_files  # noqa: E402
-from bundle.wheel import COMMAND, PACKAGE  # noqa: E402
-from bundle.zips import is_junk  # noqa: E402
+from bundle.wheel import COMMAND, PACKAGE, scorer_wheel  # noqa: E402
+from bundle.zips import folder_data, is_junk  # noqa: E402
 from scorer import __version__  # noqa: E402
 from scorer.tracks.registry import TRACKS  # noqa: E402
 
@@ -419,7 +421,7 @@ def verify(folder: str) -> List[str]:
 def write_release(out: str, reference_root: str, results: Optional[str], gold_names: Sequence[str],
                   cache: str) -> List[str]:
     """Write the release into ``out`` (replacing an earlier release there); return the lines to print."""
-    _, config, problem = build_bundle.load_yaml(os.path.join(ROOT, "competition.yaml"))
+    _, config, problem = load_yaml(os.path.join(ROOT, "competition.yaml"))
     if problem:
         raise ReleaseError(problem)
     phases = phases_of(config)
@@ -436,12 +438,12 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
     problems = tree_problems(reference_root, "--reference-data %s" % reference_root)
     if problems:
         raise ReleaseError(problems[0] + (" (and %d more)" % (len(problems) - 1) if len(problems) > 1 else ""), 2)
-    program = build_bundle._folder_data(build_bundle.PROGRAM)
+    program = folder_data(PROGRAM)
     try:
         program.update(vendored_files(cache))
     except VendorError as error:
         raise ReleaseError("release: %s" % error) from None
-    wheel_name, wheel_bytes = build_bundle.scorer_wheel(program, config)
+    wheel_name, wheel_bytes = scorer_wheel(program, config)
     parent = os.path.dirname(os.path.abspath(out))
     try:
         os.makedirs(parent, exist_ok=True)
@@ -454,14 +456,14 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
     old = ""
     try:
         staged_ref = os.path.join(staging, ".reference")
-        build_bundle.stage_reference_data(reference_root, sorted_phases(config), tracks, staged_ref)
+        stage_reference_data(reference_root, sorted_phases(config), tracks, staged_ref)
         _write(staging, "scorer/" + wheel_name, wheel_bytes)
         for track in tracks:
             with open(track.card_path, "rb") as handle:
                 _write(staging, "cards/%s.md" % track.name, handle.read())
         settings: Dict[str, str] = {}
         for phase in phases:
-            source = os.path.join(build_bundle.PHASE_SETTINGS, "%s.json" % phase.folder)
+            source = os.path.join(PHASE_SETTINGS, "%s.json" % phase.folder)
             if os.path.isfile(source):
                 with open(source, "rb") as handle:
                     _write(staging, "settings/%s.json" % phase.folder, handle.read())

@@ -15,6 +15,22 @@ from typing import Any, Dict, List
 QUESTION_FIELDS = ("key", "type", "title", "selection", "is_required", "is_on_leaderboard")
 QUESTION_TYPES = ("checkbox", "text", "select")  # "textarea" is refused by Codabench
 
+# The questions when competition.yaml's ``codabench.fact_sheet`` sets none. Text questions, because
+# Codabench refuses a "textarea" type; yes/no questions are checkboxes (a required checkbox cannot be
+# left empty: False is an answer).
+DEFAULT_FACT_SHEET = {
+    "team_name": {"key": "team_name", "type": "text", "title": "Team name", "selection": "",
+                  "is_required": "true", "is_on_leaderboard": "true"},
+    "system_name": {"key": "system_name", "type": "text", "title": "System name", "selection": "",
+                    "is_required": "true", "is_on_leaderboard": "true"},
+    "description": {"key": "description", "type": "text", "title": "Short description of the system",
+                    "selection": "", "is_required": "true", "is_on_leaderboard": "false"},
+    "external_data": {"key": "external_data", "type": "checkbox", "title": "External data used",
+                      "selection": [True, False], "is_required": "false", "is_on_leaderboard": "false"},
+    "paper_planned": {"key": "paper_planned", "type": "checkbox", "title": "A system description paper is planned",
+                      "selection": [True, False], "is_required": "false", "is_on_leaderboard": "false"},
+}
+
 
 def fact_sheet_problems(fact_sheet: Any) -> List[str]:
     """What Codabench's ``validate_fact_sheet`` refuses (an empty sheet is "no sheet"), plus what it

@@ -651,7 +651,7 @@ def test_valid_metadata_gives_a_citation_cff_yaml_reads(tmp_path):
     path.write_text("authors:\n  - name: José Ñandú\n    orcid: https://orcid.org/0000-0002-1825-0097\n"
                     "keywords:\n  - propaganda\nrepository: https://example.org/x\n", encoding="utf-8")
     meta = release_task.release_metadata(str(path))
-    _, config, _ = release_task.build_bundle.load_yaml(str(ROOT / "competition.yaml"))
+    _, config, _ = release_task.load_yaml(str(ROOT / "competition.yaml"))
     cff = yaml.safe_load(release_task.citation_cff(config, meta, "w.whl"))
     assert cff["keywords"] == ["propaganda"] and cff["authors"][0]["name"] == "José Ñandú"
     assert json.loads(release_task.zenodo_json(config, meta, "w.whl"))["keywords"] == ["propaganda"]

@@ -91,12 +91,14 @@ def test_the_release_holds_what_it_says(released):
         (ROOT / "reference_data" / "test" / "semeval2021_t6_st1.json").read_bytes()
     assert not any(name.startswith("gold/dev/") for name in names)
     # the wheel is the build's: the same bytes from the same sources
-    import build_bundle
+    from bundle.paths import PROGRAM
     from bundle.vendor import vendored_files
-    program = build_bundle._folder_data(build_bundle.PROGRAM)
+    from bundle.wheel import scorer_wheel
+    from bundle.zips import folder_data
+    program = folder_data(PROGRAM)
     program.update(vendored_files(os.path.join(str(ROOT), "build", "wheels")))
     config = yaml.safe_load((ROOT / "competition.yaml").read_text(encoding="utf-8"))
-    name, data = build_bundle.scorer_wheel(program, config)
+    name, data = scorer_wheel(program, config)
     assert (released / "scorer" / name).read_bytes() == data
     zenodo = json.loads((released / ".zenodo.json").read_text(encoding="utf-8"))
     assert zenodo["title"] == config["title"] and zenodo["version"] == __version__
