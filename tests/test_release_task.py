@@ -190,12 +190,12 @@ def test_bad_arguments_are_one_line(results, tmp_path):
 
 def test_phases_and_folders_come_from_competition_yaml():
     """Phases sharing a folder (an evaluation and its post-evaluation) are one; --gold takes either label."""
-    import release_task
+    from task_release.phases import chosen_gold, phases_of
     config = {"phases": {
         1: {"phasenumber": 1, "label": "Development", "reference_data": "dev_reference_data.zip"},
         2: {"phasenumber": 2, "label": "Evaluation", "reference_data": "eval_reference_data.zip"},
         3: {"phasenumber": 3, "label": "Post-Evaluation", "reference_data": "eval_reference_data.zip"}}}
-    phases = release_task.phases_of(config)
+    phases = phases_of(config)
     assert [(p.folder, p.labels) for p in phases] == [("dev", ["Development"]),
                                                       ("eval", ["Evaluation", "Post-Evaluation"])]
-    assert release_task.chosen_gold(phases, ["post-evaluation", "eval"]) == [phases[1]]
+    assert chosen_gold(phases, ["post-evaluation", "eval"]) == [phases[1]]
