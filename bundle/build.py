@@ -41,7 +41,7 @@ def clean_outputs(out_dir: str) -> None:
         return
     for name in os.listdir(out_dir):
         path = os.path.join(out_dir, name)
-        if name in (UPLOAD, KIT_ZIP, "codabench_bundle.zip") or (
+        if name in (UPLOAD, KIT_ZIP) or (
                 name.startswith(WHEEL_PACKAGE + "-") and name.endswith(".whl")) or (
                 os.path.isdir(path) and (name.startswith("release_") or name in {t.name for t in TRACKS})):
             shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
