@@ -5,7 +5,8 @@ The upload holds the pages, the logo, both platforms' yamls and the nested zips:
 program, each phase's reference data (with its ``scoring_config.json`` and the ids of the earlier
 phases), the first phase's public data, starting kit and sample submission. A later phase's public
 data and starting kit go to ``release_<folder>/``, its reference data too, with a placeholder in
-the upload (``held_back.py``). ``--release-all`` puts every phase's files in the upload instead.
+the upload (``held_back.py``). ``--release-all`` puts every phase's public data and starting kit,
+and a blind phase's stand-in, in the upload; a later phase's gold is held back all the same.
 """
 
 from __future__ import annotations
