@@ -1,19 +1,34 @@
 """Codabench's fact sheet (the questions a participant answers with each submission), checked as
-Codabench checks it; what the organisers get back is in README.md ("System descriptions").
+Codabench checks it; what the organisers get back is in docs/organisers.md ("System descriptions").
 
 Read in codabench ``src/apps/api/serializers/competitions.py`` (``CompetitionSerializer.
-validate_fact_sheet``: run on the competition the unpacker creates) and
-``src/apps/api/serializers/submissions.py`` (``SubmissionCreationSerializer.validate``: the answers
-of each submission). Reimplemented here from reading them, so that the build and CI refuse what
-the platform would refuse, and say so in one line.
+validate_fact_sheet``: run on the competition the unpacker creates). Reimplemented here from
+reading it, so that the build and CI refuse what the platform would refuse, and say so in one line;
+the answers of each submission are the platform's to check.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, List
 
 QUESTION_FIELDS = ("key", "type", "title", "selection", "is_required", "is_on_leaderboard")
 QUESTION_TYPES = ("checkbox", "text", "select")  # "textarea" is refused by Codabench
+
+# The questions when competition.yaml's ``codabench.fact_sheet`` sets none. Text questions, because
+# Codabench refuses a "textarea" type; yes/no questions are checkboxes (a required checkbox cannot be
+# left empty: False is an answer).
+DEFAULT_FACT_SHEET = {
+    "team_name": {"key": "team_name", "type": "text", "title": "Team name", "selection": "",
+                  "is_required": "true", "is_on_leaderboard": "true"},
+    "system_name": {"key": "system_name", "type": "text", "title": "System name", "selection": "",
+                    "is_required": "true", "is_on_leaderboard": "true"},
+    "description": {"key": "description", "type": "text", "title": "Short description of the system",
+                    "selection": "", "is_required": "true", "is_on_leaderboard": "false"},
+    "external_data": {"key": "external_data", "type": "checkbox", "title": "External data used",
+                      "selection": [True, False], "is_required": "false", "is_on_leaderboard": "false"},
+    "paper_planned": {"key": "paper_planned", "type": "checkbox", "title": "A system description paper is planned",
+                      "selection": [True, False], "is_required": "false", "is_on_leaderboard": "false"},
+}
 
 
 def fact_sheet_problems(fact_sheet: Any) -> List[str]:
@@ -52,21 +67,3 @@ def fact_sheet_problems(fact_sheet: Any) -> List[str]:
             problems.append("question %s: a text question's selection must be empty (\"\"), or every answer "
                             "must be one of it" % key)
     return problems
-
-
-def answer_problems(fact_sheet: Dict[str, Any], answers: Any) -> List[str]:
-    """What Codabench's submission serializer refuses in a submission's answers (the first problem,
-    as the platform stops there; empty when accepted). No answers at all are not checked there."""
-    if not answers:
-        return []
-    if set(answers) != set(fact_sheet):
-        return ["Fact Sheet keys do not match Answer keys"]
-    for key, value in answers.items():
-        question = fact_sheet[key]
-        if not question and not isinstance(value, str):
-            return ["%r should be string not %s" % (value, type(value).__name__)]
-        if question["selection"] and value not in question["selection"]:
-            return ["%s: %r is not a valid selection" % (key, value)]
-        if not value and question["is_required"] == "true" and not isinstance(value, bool):
-            return ["%s(%s) requires an answer" % (question["title"], key)]
-    return []

@@ -26,13 +26,14 @@ import json
 import zipfile
 from typing import Any, Dict, Optional
 
+from .zips import FIXED_TIME
+
 PLACEHOLDER_ENTRY = "held_back.json"
 GOLD_FOLDER = "gold"
 # Between the end of a phase and the start of the phase that migrates its submissions when that
 # phase's gold is held back: the organiser attaches the gold in this window (Codabench migrates once
 # the later phase's start has passed; its site worker runs every 5 minutes).
 GOLD_WINDOW = datetime.timedelta(days=1)
-FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 def placeholder(reference_data: str, phase: str, kind: str, release: str, due: str) -> bytes:

@@ -1,4 +1,5 @@
-"""The starting kit's README: the template ``starting_kit/README.md`` filled from the track modules.
+"""The starting kit: the participants' tools, the scoring program, the first phase's public data and
+sample submission, and its README, the template ``starting_kit/README.md`` filled from the track modules.
 
 Nothing about a track is written by hand outside its module and card, so the README can never drift
 from the scoring program: ``fill_template`` puts in the file names (``FILE_NAME``, ``GOLD_NAMES``,
@@ -9,16 +10,39 @@ sample submission (the baselines) gets on the first phase's gold, computed by th
 
 from __future__ import annotations
 
-import re
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
 from typing import Dict, Sequence
+
+from .paths import KIT, PROGRAM
+
+KIT_FILES = ("README.md", "README.ipynb", "baselines.py", "score_locally.py", "staging.py", "check_format.py")
+
+
+def starting_kit(tracks: Sequence, program: Dict[str, bytes], gold_dir: str, folder: str, label: str,
+                 public: Dict[str, bytes], sample: bytes) -> Dict[str, bytes]:
+    """The first phase's starting kit (name -> bytes): ``starting_kit/``'s tools and README, the README
+    completed with the sample submission's scores on the phase's gold (``gold_dir``), the scoring
+    program ``program``, the phase's ``public`` data under ``public_data/<folder>/`` and its
+    ``sample`` submission."""
+    kit = {}
+    for name in KIT_FILES:
+        with open(os.path.join(KIT, name), "rb") as handle:
+            kit[name] = handle.read()
+    expected = sample_scores(PROGRAM, gold_dir, sample)
+    kit["README.md"] = (fill_template(kit["README.md"].decode("utf-8"), tracks)
+                        + generated_sections(tracks, expected, label)).encode("utf-8")
+    kit.update({"scoring_program/" + name: data for name, data in program.items()})
+    kit.update({"public_data/%s/%s" % (folder, name): data for name, data in public.items()})
+    kit["sample_submission.zip"] = sample
+    return kit
 
 
 def sample_scores(program_dir: str, gold_dir: str, sample_zip: bytes) -> Dict[str, float]:

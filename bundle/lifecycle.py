@@ -23,8 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Tuple
 
-from .platforms import sorted_phases
-from .rules import phase_folder, settings_name
+from .competition import phase_folder, settings_name, sorted_phases
 
 HIDE_RESULTS = "hide_results"
 

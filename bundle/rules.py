@@ -8,7 +8,7 @@ column titles to 36 characters. A setting is refused where the two platforms wou
 differently in a way participants see (ranking column, submission rule, phase dates, limits whose
 defaults differ); keys one platform merely ignores are listed by the build instead
 (``platforms.ignored_keys``). Which keys exist and what each may hold is the one table
-``platforms.KEYS``. Each problem is one line.
+``keys.KEYS``. Each problem is one line.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from typing import Any, Dict, List
 
 from scorer.readers.problems import did_you_mean
 
-from .platforms import BLOCK, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, DERIVED, KEYS, PHASE_KEYS, REFUSED, \
-    competition_tracks, sorted_phases
+from .competition import competition_tracks, phase_folder
+from .fact_sheet import fact_sheet_problems
+from .keys import BLOCK, CODABENCH_KEYS, COLUMN_KEYS, COMPETITION_KEYS, DERIVED, KEYS, PHASE_KEYS, REFUSED
 
 FILE_FIELDS = ("scoring_program", "reference_data", "input_data", "ingestion_program", "public_data",
                "starting_kit")
@@ -31,9 +32,6 @@ COLORS = {"white", "orange", "yellow", "green", "blue", "purple"}
 PAGES = ("overview", "evaluation", "terms", "data")
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9_]{1,36}$")
-REFERENCE_ZIP = re.compile(r"^((\w+?)(?:-\w+)?)_reference_data\.zip$")
-
-
 # The platforms' integer fields (Django's IntegerField and PositiveIntegerField).
 MAX_STORED_INTEGER = 2 ** 31 - 1
 
@@ -45,21 +43,6 @@ def _known(key: Any, known) -> str:
     if guess:
         return "rename it%s" % guess
     return "remove it (known: %s)" % ", ".join(sorted(known))
-
-
-def phase_folder(phase: Dict[str, Any]) -> str:
-    """The folder of the gold of a phase: ``dev_reference_data.zip`` -> ``dev``; a phase sharing another
-    phase's gold with its own settings names it ``<folder>-<name>``: ``test-blind_reference_data.zip``
-    -> ``test``."""
-    match = REFERENCE_ZIP.match(str(phase.get("reference_data", "")))
-    return match.group(2) if match else ""
-
-
-def settings_name(phase: Dict[str, Any]) -> str:
-    """The name of a phase's settings, ``phase_settings/<name>.json``: its reference data's name
-    (``test-blind_reference_data.zip`` -> ``test-blind``)."""
-    match = REFERENCE_ZIP.match(str(phase.get("reference_data", "")))
-    return match.group(1) if match else ""
 
 
 def validate(config: Any, pages_dir: str, reference_root: str, tracks, lower_is_better) -> List[str]:
@@ -183,14 +166,14 @@ def _phases(config: Dict[str, Any], problems: List[str]) -> List[Dict[str, Any]]
 
 
 def _allowed_values(level: str, mapping: Dict[str, Any], where: str, problems: List[str]) -> None:
-    """``_allowed`` for every key of ``level`` whose row in ``platforms.KEYS`` limits its values."""
+    """``_allowed`` for every key of ``level`` whose row in ``keys.KEYS`` limits its values."""
     for key in KEYS:
         if key.level == level and key.allowed is not None:
             _allowed(key, mapping, where, problems)
 
 
 def _allowed(key, mapping: Dict[str, Any], where: str, problems: List[str]) -> None:
-    """A problem when ``mapping`` sets ``key`` to a value its row in ``platforms.KEYS`` refuses (for
+    """A problem when ``mapping`` sets ``key`` to a value its row in ``keys.KEYS`` refuses (for
     the keys both platforms must agree on, such as force_submission_to_leaderboard, also when absent)."""
     required = key.rule == DERIVED and key.level == "top"
     if key.name not in mapping and not required:
@@ -212,7 +195,6 @@ def _yaml_word(value: Any) -> str:
 
 
 def _codabench_block(config: Dict[str, Any], problems: List[str]) -> None:
-    from .fact_sheet import fact_sheet_problems
     add = problems.append
     values = config.get(BLOCK)
     if values is None:
@@ -353,86 +335,3 @@ def _leaderboard(config, phases, reference_root, tracks, lower_is_better, proble
             problem = track.reference_data_problem(path)
             if problem:
                 add("phase %s: %s" % (phase.get("label"), problem))
-
-
-def left_out(config: Dict[str, Any], reference_root: str, tracks) -> List[str]:
-    """One line per phase folder holding gold of a track that is not in the competition (no column
-    of it in competition.yaml): the build leaves that gold out of the upload."""
-    chosen = competition_tracks(config, tracks)
-    lines = []
-    first_of_folder = {}
-    for phase in sorted_phases(config):  # each gold folder once (phases may share one)
-        first_of_folder.setdefault(phase_folder(phase), phase)
-    for phase in first_of_folder.values():
-        path = os.path.join(reference_root, phase_folder(phase))
-        for track in tracks:
-            gold = track.find_gold(path)
-            if track not in chosen and gold is not None:
-                lines.append("phase %s: %s is gold of track %s, which has no column in competition.yaml: left out of "
-                             "the upload (add its columns to host the track)" % (phase.get("label"), gold, track.name))
-    return lines
-
-
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                "twelve")
-
-
-def _task_name(title: str) -> str:
-    """The task a track's title names, up to the word that holds its year ("SemEval-2021", "AI CUP
-    2022", "EVALITA 2020"): how a description names it.
-
-    >>> _task_name("AI CUP 2022 explainable NLU: q' and r' explanation spans")
-    'AI CUP 2022'
-    """
-    words = re.split(r"[,:]", title, 1)[0].split()
-    for k, word in enumerate(words):
-        if re.search(r"(19|20)\d\d", word):
-            return " ".join(words[:k + 1])
-    return ""
-
-
-def pages_to_edit(config: Dict[str, Any], pages_dir: str, chosen, tracks) -> List[str]:
-    """One line per page (and the title) naming the lines that speak of tracks a competition of
-    ``chosen`` does not host: the count of all ``tracks`` ("six", or "6 tracks"), "any subset"
-    when one track is hosted, a left-out track's name or file. The pages are the organiser's
-    prose: the build does not rewrite them, it says which lines to edit ([] when every track is
-    hosted)."""
-    if len(chosen) == len(tracks):
-        return []
-    count = len(tracks)
-    patterns = [r"\b%d\b(?=\W+(?:[\w-]+\W+){0,2}tracks?\b)" % count]  # "6 tracks", not "Task 6"
-    if count < len(NUMBER_WORDS):
-        patterns.append(r"\b%s\b" % NUMBER_WORDS[count])
-    if len(chosen) == 1:
-        patterns.append(r"\bany subset\b")
-    for track in tracks:
-        if track not in chosen:
-            patterns += [r"\b%s\b" % re.escape(track.name), re.escape(track.filename)]
-    found = re.compile("|".join(patterns), re.I)
-    hosted = ", ".join(track.name for track in chosen)
-    lines = []
-    if found.search(str(config.get("title", ""))):
-        lines.append("competition.yaml: title %r speaks of all %d tracks; this competition hosts %d (%s): edit it"
-                     % (str(config["title"]), count, len(chosen), hosted))
-    # The description (the platforms' card of the competition) names the tasks: one hosted by none
-    # of the chosen tracks is named by the start of its tracks' titles ("NLP4IF-2019", "AI CUP 2022").
-    hosted_tasks = {_task_name(track.title) for track in chosen}
-    others = sorted({_task_name(track.title) for track in tracks if track not in chosen} - hosted_tasks - {""})
-    described = re.compile("|".join(patterns + [re.escape(task) for task in others]), re.I)
-    named = described.search(str(config.get("description", "")))
-    if named:
-        lines.append("competition.yaml: description speaks of %r, a task or count of tracks this competition does "
-                     "not host (it hosts %d: %s): edit it" % (named.group(0), len(chosen), hosted))
-    for page, file_name in sorted((config.get("html") or {}).items(), key=lambda item: str(item[0])):
-        try:
-            with open(os.path.join(pages_dir, str(file_name)), encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError):
-            continue  # validate() says why
-        numbers = [str(number) for number, line in enumerate(text.splitlines(), 1) if found.search(line)]
-        if numbers:
-            lines.append("pages/%s: line%s %s speak%s of all %d tracks or of a track this competition does not host "
-                         "(it hosts %d: %s): edit %s" % (file_name, "s" if len(numbers) > 1 else "", ", ".join(numbers),
-                                                         "" if len(numbers) > 1 else "s", count, len(chosen), hosted,
-                                                         "them" if len(numbers) > 1 else "it"))
-    return lines

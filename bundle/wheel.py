@@ -20,10 +20,12 @@ import base64
 import hashlib
 import io
 import zipfile
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
-from bundle.zips import FIXED_TIME
 from scorer.run.cli import DEFAULT_NAME as COMMAND  # the command's name, said once
+from scorer.tracks.registry import TRACKS
+
+from .zips import FIXED_TIME
 
 DISTRIBUTION = "shared-task-scorer"
 PACKAGE = "shared_task_scorer"
@@ -139,3 +141,9 @@ def program_version(program: Dict[str, bytes]) -> str:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__version__" for t in node.targets):
             return str(ast.literal_eval(node.value))
     raise ValueError("scorer/__init__.py has no __version__")
+
+
+def scorer_wheel(program: Dict[str, bytes], config: Dict[str, Any]) -> Tuple[str, bytes]:
+    """(file name, bytes) of the installable scorer made from ``program`` (the upload's scoring
+    program, vendored nltk included), versioned as its signatures are."""
+    return build_wheel(program, program_version(program), str(config["title"]), [track.name for track in TRACKS])

@@ -6,6 +6,7 @@ Two builds of the same files give byte-identical archives (same zlib on the same
 from __future__ import annotations
 
 import os
+import tempfile
 import zipfile
 from typing import Dict, Iterable, Tuple
 
@@ -53,3 +54,21 @@ def write_zip(destination: str, entries: Dict[str, str], data: Iterable[Tuple[st
             info.external_attr = ((0o100755 if executable else 0o100644) & 0xFFFF) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, content, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+
+
+def zip_bytes(entries: Dict[str, str], data: Dict[str, bytes], first: Tuple[str, ...] = ()) -> bytes:
+    """The bytes of ``write_zip``'s archive of ``entries`` and ``data``."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "x.zip")
+        write_zip(path, entries, data.items(), first=first)
+        return read_bytes(path)
+
+
+def read_bytes(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def folder_data(folder: str, prefix: str = "") -> Dict[str, bytes]:
+    """archive name -> content of every file under ``folder`` (``folder_entries``)."""
+    return {name: read_bytes(path) for name, path in folder_entries(folder, prefix).items()}

@@ -151,7 +151,7 @@ def test_the_codabench_yaml_is_native(built):
     assert all(len(column["title"]) <= 36 and column["sorting"] in ("asc", "desc") for column in board["columns"])
     assert "Codabench shows 2027-03-01 00:00:00+00:00 to 2027-03-31 00:00:00+00:00" in stdout
     assert "Codabench shows 2027-04-01 00:00:00+00:00 with no end" in stdout
-    from bundle.platforms import DEFAULT_FACT_SHEET
+    from bundle.fact_sheet import DEFAULT_FACT_SHEET
     assert v2["fact_sheet"] == DEFAULT_FACT_SHEET and v2["forum_enabled"] is True
 
 
@@ -445,13 +445,14 @@ def _build_module():
 
 def test_a_failed_check_leaves_no_zip_and_says_so_in_one_line(tmp_path, monkeypatch, capsys):
     build_bundle = _build_module()
+    from bundle import build
     (tmp_path / "competition_bundle.zip").write_bytes(b"a stale zip of an earlier build")
 
-    def failing_check(path, samples, broken, python, report, tracks, release_all, held_back):
+    def failing_check(path, samples, python, report, tracks, release_all, held_back):
         assert os.path.isfile(path)  # checked where it was written
         report.fail("v1.5, phase Test, sample submission: exit 1:\nwhy")
 
-    monkeypatch.setattr(build_bundle, "check_bundle", failing_check)
+    monkeypatch.setattr(build, "check_bundle", failing_check)
     code = build_bundle.main(["--out", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 1
@@ -469,15 +470,15 @@ def test_every_zip_is_printed_with_its_sha256(built):
 
 
 def test_a_tab_in_competition_yaml_is_one_clear_line(tmp_path):
-    build_bundle = _build_module()
+    from bundle.competition import load_yaml
     path = tmp_path / "competition.yaml"
     path.write_text("title: x\nphases:\n\t1:\n    label: Development\n", encoding="utf-8")
-    _, config, problem = build_bundle.load_yaml(str(path))
+    _, config, problem = load_yaml(str(path))
     assert config is None
     assert problem == ("competition.yaml: line 3, column 1: YAML indents with spaces only; replace the TAB "
                        "character(s) on that line with spaces")
     path.write_text("title: [x\n", encoding="utf-8")
-    assert build_bundle.load_yaml(str(path))[2].startswith("competition.yaml: line 2, column 1: not valid YAML")
+    assert load_yaml(str(path))[2].startswith("competition.yaml: line 2, column 1: not valid YAML")
 
 
 def test_missing_gold_and_missing_nlu_test_input_say_how_to_fix_them(tmp_path):
@@ -622,7 +623,7 @@ def test_the_kit_readme_zip_command_works_without_a_shell_glob(kit, tmp_path):
 
 
 def test_a_competition_of_fewer_tracks_names_the_page_lines_to_edit(built, tmp_path):
-    from bundle.rules import NUMBER_WORDS, pages_to_edit
+    from bundle.pages import NUMBER_WORDS, pages_to_edit
 
     _, stdout = built
     assert "speak of all" not in stdout and "speaks of all" not in stdout  # every track hosted: no note
@@ -646,7 +647,7 @@ def test_no_page_counts_or_lists_the_tracks_and_the_built_overview_lists_them_al
     """The pages say "shared-task tracks" and hold ``@TRACKS_TABLE@``, which the build fills from the
     registry (bundle/pages.py): no track name, file or count of the tracks is written by hand."""
     import re
-    from bundle.rules import NUMBER_WORDS
+    from bundle.pages import NUMBER_WORDS
 
     counts = re.compile(r"\b(%s|%d)\b\W+(?:[\w-]+\W+){0,2}tracks?\b" % (NUMBER_WORDS[len(TRACKS)], len(TRACKS)), re.I)
     for page in sorted((ROOT / "pages").glob("*.html")):

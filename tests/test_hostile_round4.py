@@ -156,7 +156,7 @@ def test_impossible_yaml_values_are_one_line_naming_key_and_place(tmp_path, line
     import sys
     from conftest import ROOT
     sys.path.insert(0, str(ROOT))
-    import build_bundle
+    from bundle.competition import load_yaml
     text = (ROOT / "competition.yaml").read_text(encoding="utf-8")
     key = line.split(":")[0]
     lines = text.split("\n")
@@ -164,7 +164,7 @@ def test_impossible_yaml_values_are_one_line_naming_key_and_place(tmp_path, line
     lines[at] = lines[at][:len(lines[at]) - len(lines[at].lstrip())] + line
     path = tmp_path / "competition.yaml"
     path.write_text("\n".join(lines), encoding="utf-8")
-    problem = build_bundle.load_yaml(str(path))[2]
+    problem = load_yaml(str(path))[2]
     if line.startswith("max_submissions") and sys.version_info < (3, 11):  # (Python reads any integer)
         assert problem == ""
         return
@@ -350,7 +350,8 @@ def test_a_one_track_competition_made_by_deleting_columns_is_told_what_to_mark(t
     import yaml
     from conftest import ROOT
     sys.path.insert(0, str(ROOT))
-    from bundle.rules import pages_to_edit, validate
+    from bundle.pages import pages_to_edit
+    from bundle.rules import validate
     from scorer.tracks.registry import LOWER_IS_BETTER, TRACKS
     config = yaml.safe_load((ROOT / "competition.yaml").read_text(encoding="utf-8"))
     columns = config["leaderboard"]["columns"]

@@ -39,10 +39,11 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT))
 import codabench  # noqa: E402
 import rank_submissions  # noqa: E402
-import release_task  # noqa: E402
 from codabench_client import release as release_module  # noqa: E402
 from codabench_client.site import CodabenchError, Site  # noqa: E402
 from ranking.downloads import discover  # noqa: E402
+from task_release.citation import citation_cff, release_metadata, zenodo_json  # noqa: E402
+from task_release.errors import ReleaseError  # noqa: E402
 
 from test_codabench_client import TOKEN, fake, token  # noqa: E402,F401  (the fake site and the organiser's token)
 DEV, TEST = ROOT / "reference_data" / "dev", ROOT / "reference_data" / "test"
@@ -632,16 +633,16 @@ METADATA = [
 def test_release_metadata_is_validated_as_the_schemas_define_it(tmp_path, text, fragment):
     path = tmp_path / "release.yaml"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(release_task.ReleaseError) as raised:
-        release_task.release_metadata(str(path))
+    with pytest.raises(ReleaseError) as raised:
+        release_metadata(str(path))
     assert fragment in str(raised.value) and "\n" not in str(raised.value)
 
 
 def test_a_latin1_release_yaml_is_one_line_naming_the_byte(tmp_path):
     path = tmp_path / "release.yaml"
     path.write_bytes("authors:\n  - name: José\n".encode("latin-1"))
-    with pytest.raises(release_task.ReleaseError) as raised:
-        release_task.release_metadata(str(path))
+    with pytest.raises(ReleaseError) as raised:
+        release_metadata(str(path))
     assert str(raised.value) == "%s: line 2, byte 23 (0xe9) is not UTF-8; save the file as UTF-8" % path
 
 
@@ -650,8 +651,9 @@ def test_valid_metadata_gives_a_citation_cff_yaml_reads(tmp_path):
     path = tmp_path / "release.yaml"
     path.write_text("authors:\n  - name: José Ñandú\n    orcid: https://orcid.org/0000-0002-1825-0097\n"
                     "keywords:\n  - propaganda\nrepository: https://example.org/x\n", encoding="utf-8")
-    meta = release_task.release_metadata(str(path))
-    _, config, _ = release_task.build_bundle.load_yaml(str(ROOT / "competition.yaml"))
-    cff = yaml.safe_load(release_task.citation_cff(config, meta, "w.whl"))
+    from bundle.competition import load_yaml
+    meta = release_metadata(str(path))
+    _, config, _ = load_yaml(str(ROOT / "competition.yaml"))
+    cff = yaml.safe_load(citation_cff(config, meta, "w.whl"))
     assert cff["keywords"] == ["propaganda"] and cff["authors"][0]["name"] == "José Ñandú"
-    assert json.loads(release_task.zenodo_json(config, meta, "w.whl"))["keywords"] == ["propaganda"]
+    assert json.loads(zenodo_json(config, meta, "w.whl"))["keywords"] == ["propaganda"]

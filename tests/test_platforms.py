@@ -18,8 +18,11 @@ from registry_inputs import ONE_SUBMITTED, STDLIB_REF, STDLIB_SUBMITTED
 
 sys.path.insert(0, str(ROOT))
 
-from bundle.checker import Report, Run, _judge, check_ranking, codabench_order  # noqa: E402
-from bundle.watcher import DetailedResultsWatcher  # noqa: E402
+from bundle.checks.ranking import codabench_order, entry_ranking  # noqa: E402
+from bundle.checks.report import Report  # noqa: E402
+from bundle.checks.runs import judge_run  # noqa: E402
+from bundle.checks.watcher import DetailedResultsWatcher  # noqa: E402
+from bundle.checks.worker import Run  # noqa: E402
 from scorer.run.workers import V15_WATCHER_WAIT_SECONDS, is_v15_worker_layout  # noqa: E402
 from scorer.tracks.registry import ALL_KEYS, LOWER_IS_BETTER, TRACKS  # noqa: E402
 from scorer.outputs.scores_files import not_entered_value  # noqa: E402
@@ -145,14 +148,12 @@ def test_codabench_orders_a_missing_primary_score_first():
 
 @pytest.mark.registry
 def test_the_checker_passes_not_entered_values_and_fails_absent_keys():
-    report = Report()
-    check_ranking(FULL, {track: _single(track) for track in TRACK_KEYS}, TRACK_KEYS, BOARD, V15_COLUMNS, report)
-    assert not report.problems, report.problems
-    report = Report()
-    check_ranking(FULL, {track: _single(track, False) for track in TRACK_KEYS}, TRACK_KEYS, BOARD, V15_COLUMNS,
-                  report)
-    assert any(re.search(r"only-\w+ ranks first", line) for line in report.problems), report.problems
-    assert any("default board" in line for line in report.problems)
+    _, wrong = entry_ranking(FULL, {track: _single(track) for track in TRACK_KEYS}, TRACK_KEYS, BOARD, V15_COLUMNS)
+    assert not wrong, wrong
+    _, wrong = entry_ranking(FULL, {track: _single(track, False) for track in TRACK_KEYS}, TRACK_KEYS, BOARD,
+                             V15_COLUMNS)
+    assert any(re.search(r"only-\w+ ranks first", line) for line in wrong), wrong
+    assert any("default board" in line for line in wrong)
 
 
 def test_the_checker_fails_extra_outputs_and_an_incomplete_v15_page():
@@ -161,6 +162,6 @@ def test_the_checker_fails_extra_outputs_and_an_incomplete_v15_page():
     run.outputs = ["detailed_results.html", "private", "scores.json", "scores.txt"]
     run.page, run.uploaded_page = b"<html>complete</html>", b""
     report = Report()
-    _judge(run, True, report)
+    judge_run(run, True, report)
     assert any("output/ must hold only" in line for line in report.problems)
     assert any("watcher uploaded 0 of" in line for line in report.problems)

@@ -21,9 +21,10 @@ from conftest import ROOT, run_score
 
 sys.path.insert(0, str(ROOT))
 
-from bundle import platforms  # noqa: E402
-from bundle.fact_sheet import answer_problems, fact_sheet_problems  # noqa: E402
-from bundle.platforms import DEFAULT_FACT_SHEET, KEYS, edition, ignored_keys, v2_config  # noqa: E402
+from bundle import keys  # noqa: E402
+from bundle.fact_sheet import DEFAULT_FACT_SHEET, fact_sheet_problems  # noqa: E402
+from bundle.keys import KEYS  # noqa: E402
+from bundle.platforms import edition, ignored_keys, v2_config  # noqa: E402
 from bundle.rules import validate  # noqa: E402
 from scorer.tracks.registry import LOWER_IS_BETTER, TRACKS  # noqa: E402
 
@@ -50,7 +51,7 @@ def _has(value, path):
 
 
 def _set(config, key, value):
-    """``config`` with ``key`` (a row of platforms.KEYS) set to ``value`` wherever it applies."""
+    """``config`` with ``key`` (a row of keys.KEYS) set to ``value`` wherever it applies."""
     level = key.level
     if level == "top":
         config[key.name] = value
@@ -76,8 +77,8 @@ def _set(config, key, value):
 
 def test_every_key_the_build_accepts_has_a_row_and_the_rules_use_the_table():
     from bundle import rules
-    assert rules.COMPETITION_KEYS is platforms.COMPETITION_KEYS and rules.CODABENCH_KEYS is platforms.CODABENCH_KEYS
-    assert rules.PHASE_KEYS is platforms.PHASE_KEYS and rules.COLUMN_KEYS is platforms.COLUMN_KEYS
+    assert rules.COMPETITION_KEYS is keys.COMPETITION_KEYS and rules.CODABENCH_KEYS is keys.CODABENCH_KEYS
+    assert rules.PHASE_KEYS is keys.PHASE_KEYS and rules.COLUMN_KEYS is keys.COLUMN_KEYS
     places = [key.where for key in KEYS]
     assert len(places) == len(set(places))
     for key in KEYS:
@@ -132,21 +133,13 @@ def test_every_listed_key_is_listed_by_the_build(key):
 
 def test_the_readme_table_is_the_key_table():
     readme = (ROOT / "docs" / "organisers.md").read_text(encoding="utf-8")  # "Which key goes where"
-    assert platforms.key_table_markdown() in readme
+    assert keys.key_table_markdown() in readme
 
 
 # --- the fact sheet, checked as Codabench checks it ------------------------------------------------------
 
-def test_the_default_fact_sheet_passes_codabench_and_its_answers_are_checked_as_codabench_does():
+def test_the_default_fact_sheet_passes_codabench():
     assert fact_sheet_problems(DEFAULT_FACT_SHEET) == []
-    answers = {"team_name": "A team", "system_name": "S1", "description": "BERT, fine-tuned",
-               "external_data": False, "paper_planned": True}
-    assert answer_problems(DEFAULT_FACT_SHEET, answers) == []
-    # an empty required answer is refused, as Codabench's submission serializer refuses it
-    assert answer_problems(DEFAULT_FACT_SHEET, dict(answers, description="")) == [
-        "Short description of the system(description) requires an answer"]
-    assert answer_problems(DEFAULT_FACT_SHEET, {"team_name": "A"}) == ["Fact Sheet keys do not match Answer keys"]
-    assert answer_problems(DEFAULT_FACT_SHEET, dict(answers, external_data="maybe"))[0].startswith("external_data:")
 
 
 @pytest.mark.parametrize("change,fragment", [
@@ -163,7 +156,9 @@ def test_a_fact_sheet_codabench_refuses_or_misreads_is_refused(change, fragment)
 
 
 def test_the_checker_reads_the_fact_sheet_of_the_upload(tmp_path):
-    from bundle.checker import Report, check_codabench_bundle
+    from bundle.checks.checked_upload import CheckedUpload
+    from bundle.checks.report import Report
+    from bundle.checks.unpackers import check_codabench_unpacker
     config = load_config()
     written = v2_config(edition(config), {"dev_reference_data.zip": "dev_sample_submission.zip"})
     del written["fact_sheet"]["team_name"]["selection"]
@@ -171,7 +166,7 @@ def test_the_checker_reads_the_fact_sheet_of_the_upload(tmp_path):
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("competition.yaml", yaml.safe_dump(written))
     report = Report()
-    check_codabench_bundle(str(path), report)
+    check_codabench_unpacker(CheckedUpload(str(path)), report)
     assert any("fact_sheet: question team_name must have exactly the fields" in line for line in report.problems)
 
 
@@ -342,7 +337,7 @@ def test_gold_of_a_track_outside_the_competition_is_left_out_with_a_note(tmp_pat
     for key in flc.keys:
         del config["leaderboard"]["columns"][key]
     assert problems_of(config) == []
-    from bundle.rules import left_out
+    from bundle.gold import left_out
     notes = left_out(config, str(ROOT / "reference_data"), TRACKS)
     assert len(notes) == 2 and all("gold of track flc, which has no column in competition.yaml: left out" in n
                                    for n in notes)
@@ -421,16 +416,13 @@ def test_broken_gold_is_one_line_naming_the_place_and_no_zip_is_left(tmp_path, b
 
 
 def test_a_competition_yaml_that_is_not_utf8_names_the_place():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("build_bundle_under_test", str(ROOT / "build_bundle.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    from bundle.competition import load_yaml
     import tempfile
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "competition.yaml")
         with open(path, "wb") as handle:
             handle.write("title: Comp\ndescription: caf\xe9\n".encode("latin-1"))
-        _, config, problem = module.load_yaml(path)
+        _, config, problem = load_yaml(path)
     assert config is None
     assert problem == ("competition.yaml: line 2, column 17: byte 0xe9 is not UTF-8; save the file as UTF-8 (both "
                        "platforms read it as UTF-8)")
@@ -447,7 +439,10 @@ def test_another_phase_is_named_only_when_nearly_all_of_a_files_ids_are_its():
 
 
 def test_the_checker_refuses_an_upload_that_gives_the_test_phase_away(marked_build, tmp_path):
-    from bundle.checker import Report, check_codabench_bundle, check_held_back, check_v15_bundle
+    from bundle.checks.checked_upload import CheckedUpload
+    from bundle.checks.later_phases import check_later_phases_held_back
+    from bundle.checks.report import Report
+    from bundle.checks.unpackers import check_codabench_unpacker, check_v15_unpacker
     with zipfile.ZipFile(marked_build / "competition_bundle.zip") as upload:
         files = {name: upload.read(name) for name in upload.namelist()}
     v2 = yaml.safe_load(files["competition.yaml"])
@@ -460,10 +455,11 @@ def test_the_checker_refuses_an_upload_that_gives_the_test_phase_away(marked_bui
     with zipfile.ZipFile(path, "w") as archive:
         for name in ["codalab_v1.5.yaml"] + sorted(set(files) - {"codalab_v1.5.yaml"}):
             archive.writestr(name, files[name])
-    report = Report()
-    v15, codabench = check_v15_bundle(str(path), report), check_codabench_bundle(str(path), report)
+    report, upload = Report(), CheckedUpload(str(path))
+    check_v15_unpacker(upload, report)
+    check_codabench_unpacker(upload, report)
     assert report.problems == []
-    check_held_back(v15, codabench, False, report)
+    check_later_phases_held_back(upload, report)
     text = "\n".join(report.problems)
     assert "upload: stray.zip is named by neither yaml" in text
     assert "Codabench: phase Evaluation: public_data is in the upload" in text

@@ -91,12 +91,14 @@ def test_the_release_holds_what_it_says(released):
         (ROOT / "reference_data" / "test" / "semeval2021_t6_st1.json").read_bytes()
     assert not any(name.startswith("gold/dev/") for name in names)
     # the wheel is the build's: the same bytes from the same sources
-    import build_bundle
+    from bundle.paths import PROGRAM
     from bundle.vendor import vendored_files
-    program = build_bundle._folder_data(build_bundle.PROGRAM)
+    from bundle.wheel import scorer_wheel
+    from bundle.zips import folder_data
+    program = folder_data(PROGRAM)
     program.update(vendored_files(os.path.join(str(ROOT), "build", "wheels")))
     config = yaml.safe_load((ROOT / "competition.yaml").read_text(encoding="utf-8"))
-    name, data = build_bundle.scorer_wheel(program, config)
+    name, data = scorer_wheel(program, config)
     assert (released / "scorer" / name).read_bytes() == data
     zenodo = json.loads((released / ".zenodo.json").read_text(encoding="utf-8"))
     assert zenodo["title"] == config["title"] and zenodo["version"] == __version__
@@ -188,12 +190,12 @@ def test_bad_arguments_are_one_line(results, tmp_path):
 
 def test_phases_and_folders_come_from_competition_yaml():
     """Phases sharing a folder (an evaluation and its post-evaluation) are one; --gold takes either label."""
-    import release_task
+    from task_release.phases import chosen_gold, phases_of
     config = {"phases": {
         1: {"phasenumber": 1, "label": "Development", "reference_data": "dev_reference_data.zip"},
         2: {"phasenumber": 2, "label": "Evaluation", "reference_data": "eval_reference_data.zip"},
         3: {"phasenumber": 3, "label": "Post-Evaluation", "reference_data": "eval_reference_data.zip"}}}
-    phases = release_task.phases_of(config)
+    phases = phases_of(config)
     assert [(p.folder, p.labels) for p in phases] == [("dev", ["Development"]),
                                                       ("eval", ["Evaluation", "Post-Evaluation"])]
-    assert release_task.chosen_gold(phases, ["post-evaluation", "eval"]) == [phases[1]]
+    assert chosen_gold(phases, ["post-evaluation", "eval"]) == [phases[1]]
