@@ -9,8 +9,9 @@ groups, and the paper's tables and figures.
         [--baseline-test bootstrap|ar]
 
 DOWNLOAD: Codabench's "Download selected" zip, Codalab v1.5's leaderboard download, either one
-unzipped, or a folder of submission zips or folders (``ranking/downloads.py`` says what each
-platform writes). Each submission is scored in-process by the scoring program's own code
+unzipped, ``codabench.py download``'s folder, or a folder of submission zips or folders
+(``ranking/codabench_download.py``, ``codalab_download.py`` and ``client_download.py`` say what
+each platform writes). Each submission is scored in-process by the scoring program's own code
 (``scorer.run.in_process.score_in_process``), so every score equals what ``score.py`` writes.
 
 Which submissions are rows (``ranking/selection.py``): with Codabench's results export
@@ -76,9 +77,13 @@ import pandas as pd
 
 from ranking import PROGRAM_DIR
 from ranking.copies import alike, describe
-from ranking.downloads import (Entry, check_export_meets_download, discover, download_phase, export_descriptions,
-                               export_of_phase, method_descriptions, owners_from_export, read_descriptions,
-                               read_results_export, read_teams, team_key, unmatched_team_rows)
+from ranking.codabench_download import download_phase
+from ranking.codabench_export import (check_export_meets_download, export_of_phase, owners_from_export,
+                                      read_results_export)
+from ranking.descriptions import export_descriptions, method_descriptions, read_descriptions
+from ranking.downloads import discover
+from ranking.entries import Entry
+from ranking.team_sheets import read_teams, team_key, unmatched_team_rows
 from ranking.figures import draw_figures, figure_task_of_board
 from ranking.labels import load_labels, primary_column
 from ranking.names import shown, unique_names

@@ -19,7 +19,7 @@ multi-task submissions have a ``parent`` and are left out); ``POST
 export (competition admins only).
 
 Each file is checked against the size the storage declares; one that declares more than
-``ranking.downloads.MAX_MEMBER_BYTES`` or inflates more than ``MAX_MEMBER_RATIO`` times is
+``ranking.staging.MAX_MEMBER_BYTES`` or inflates more than ``MAX_MEMBER_RATIO`` times is
 refused (listed in failed.txt), as ``rank_submissions.py`` refuses such a member of a bulk zip.
 An interrupted file is kept as ``<name>.part`` and continued (HTTP Range) by the next run.
 """
@@ -36,8 +36,11 @@ import re
 import zipfile
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ranking.downloads import (CLIENT_MANIFEST, CODABENCH_ENTRY, MAX_EXPORT_MEMBER_BYTES, MAX_MEMBER_BYTES,
-                               MAX_MEMBER_RATIO, RATIO_FLOOR_BYTES, fact_sheet_description)
+from ranking.client_download import CLIENT_MANIFEST
+from ranking.codabench_download import CODABENCH_ENTRY
+from ranking.codabench_export import MAX_EXPORT_MEMBER_BYTES
+from ranking.descriptions import fact_sheet_description
+from ranking.staging import MAX_MEMBER_BYTES, MAX_MEMBER_RATIO, RATIO_FLOOR_BYTES
 from ranking.names import csv_cell, shown
 
 from . import resources

