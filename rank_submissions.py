@@ -91,8 +91,10 @@ from ranking.scoring import TECHNIQUE_TRACKS, Scored, score_all, score_selected
 from ranking.selection import SELECT_MODES, select, selection_note
 from ranking.settings import phase_reference
 from ranking.statistics import ALPHA, Board, build_board
-from ranking.tables import (Report, board_frame, index_html, latex, markdown, number, technique_frame, write_csv,
-                            write_text)
+from ranking.index_html import index_html
+from ranking.results_md import markdown
+from ranking.results_tex import latex
+from ranking.tables import Report, board_frame, number, technique_frame, write_csv, write_text
 from scorer.readers.options import load_options
 from scorer.tracks.registry import BY_NAME, TRACKS
 from scorer.outputs.signature import track_signature

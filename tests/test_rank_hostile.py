@@ -438,17 +438,17 @@ def test_files_that_differ_in_the_case_of_zip_are_told_apart(setup, tmp_path):  
     assert sorted(row["submission"] for row in read_table(out / "t6_st1.csv")) == ["x.ZIP", "x.zip"]
 
 
-def test_the_paper_s_own_words_and_baselines_read_right():
-    """Point 12 (issue 31): the appendix captions are the tool's own words, never cut as a name is;
-    a baseline named as one is not marked twice; names break at most every 9 characters of a
-    3.1 cm column, not every 6 of 2.4 cm."""
-    from ranking import tables
-    from ranking.entries import Entry
-    from ranking.scoring import Scored
-    for caption in tables.APPENDIX_CAPTIONS.values():
-        assert "characters)" not in ranking.names.latex_text(caption, limit=len(caption))
-    assert tables.baseline_mark("Organisers' baseline") == "" and tables.baseline_mark("Majority") == " (baseline)"
-    entry = Entry("b", "Organisers' baseline", "", baseline=True, name="Organisers' baseline")
-    assert tables.team_label(Scored(entry)) == "Organisers' baseline"
-    assert tables.NAME_COLUMN == "p{3.1cm}" and tables.BREAK_EVERY == 9
-    assert r"\allowbreak" not in tables._tex_name("Majority")
+def test_the_paper_s_own_words_and_baselines_read_right(setup, tmp_path):  # noqa: F811
+    """The appendix captions are the tool's own words, never cut as a name is; a baseline named as
+    one is not marked twice, another one is; a short name is never broken."""
+    _, submissions, _, majority, _ = setup
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(submissions), "--ref", str(DEV), "--out", str(out), "--resamples", "10",
+                                  "--baseline", "Organisers' baseline=%s" % majority,
+                                  "--baseline", "Majority=%s" % majority, "--quiet"]) == 0
+    tex = (out / "results.tex").read_text(encoding="utf-8")
+    md = (out / "results.md").read_text(encoding="utf-8")
+    assert r"\label{tab:not-scored}" in tex and "characters)" not in tex  # broken.zip: its appendix, the caption whole
+    assert "Organisers' baseline" in md and "Organisers' baseline (baseline)" not in md
+    assert "Majority (baseline)" in md
+    assert "Organisers' baseline \\textit{(baseline)}" not in tex and "Majority \\textit{(baseline)}" in tex
