@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import re
 import zipfile
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from .codabench_export import ExportEntry, read_results_export
 from .downloads import discover
@@ -69,3 +69,16 @@ def method_descriptions(found: Download) -> Dict[str, Dict[str, str]]:
 def export_descriptions(export: List[ExportEntry]) -> Dict[str, Dict[str, str]]:
     """``<owner>-<submission id>`` -> description, from a results export's fact-sheet answers."""
     return {entry.key(): fact_sheet_description(entry.answers) for entry in export if entry.answers}
+
+
+def participant_descriptions(found: Download, export: Optional[List[ExportEntry]], path: Optional[str]
+                             ) -> Dict[str, Dict[str, str]]:
+    """Participant (owner, or Codabench's "<owner>-<id>") -> system, description, external data: the
+    download's method.txt files, then the results export's fact sheets, then the ``--descriptions``
+    file, each over the one before."""
+    described = method_descriptions(found)
+    if export:
+        described.update(export_descriptions(export))
+    if path:
+        described.update(read_descriptions(path))
+    return described

@@ -1,4 +1,5 @@
-"""The organisers' ``--teams`` CSV (submission -> team), and how a text file an organiser passes
+"""Each submission's team: the organisers' ``--teams`` CSV (submission -> team) over the team a
+participant's description gives, over the platform's; and how a text file an organiser passes
 (``--teams``, a results export's JSON or CSV) is decoded."""
 
 from __future__ import annotations
@@ -6,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from .entries import Entry
 from .names import shown
@@ -85,3 +86,22 @@ def unmatched_team_rows(teams: Dict[str, str], entries: List[Entry], path: Optio
         lines.append("--teams %s: ... and %d more rows that name no submission" % (shown(path or ""),
                                                                                  len(missing) - limit))
     return lines
+
+
+def name_teams(entries: List[Entry], described: Dict[str, Dict[str, str]], teams: Dict[str, str],
+               baseline_owners: Iterable[str]) -> None:
+    """Each entry's description (``described``: by its results-export key, else its owner), system
+    and team: from ``teams`` (--teams), else the one its description gives, else the platform's;
+    the submissions of ``baseline_owners`` (the organisers' own accounts: codabench.py baselines)
+    are baselines, named by their system."""
+    baseline_owners = set(baseline_owners)
+    by_key = {team_key(key): team for key, team in teams.items()}
+    for entry in entries:
+        description = entry.description = described.get(entry.export_key()) or described.get(entry.owner) or {}
+        entry.system = description.get("system", "")
+        organisers = next((by_key[team_key(key)] for key in entry.keys() if team_key(key) in by_key), None)
+        entry.claimed = not organisers and bool(description.get("team"))
+        entry.team = organisers or description.get("team") or entry.team
+        if entry.owner and entry.owner in baseline_owners:
+            entry.baseline = True
+            entry.team = entry.system or entry.team
