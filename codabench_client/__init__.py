@@ -1,7 +1,10 @@
 """The organiser's side of a Codabench competition, through the site's REST API (standard library
 HTTP only), behind ``codabench.py``:
 
-- ``site``: one HTTP call, the token, the site's answers as one-line errors, pagination;
+- ``site``: one call to the site's API, the token, the site's answers as one-line errors
+  (``errors``), pagination; underneath it ``transport`` (the guarded HTTP: same-origin redirects,
+  one deadline per answer, the loopback rule), and ``shapes`` (what the site answers, checked for
+  the shape the client reads);
 - ``resources``: the competition and its phases (by id or name), datasets (the presigned-URL
   upload the site's own pages do), the bundle upload and its unpacker;
 - ``release``: a held-back phase's public data and starting kit attached to the phase;

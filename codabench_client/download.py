@@ -44,8 +44,10 @@ from ranking.staging import MAX_MEMBER_BYTES, MAX_MEMBER_RATIO, RATIO_FLOOR_BYTE
 from ranking.names import csv_cell, shown
 
 from . import resources
-from .site import CodabenchError, HTTPStatusError, Site, URLRefused, record, records, text
-from .site import identifier as site_id
+from .errors import CodabenchError, HTTPStatusError, URLRefused
+from .shapes import identifier as site_id
+from .shapes import record, records, text
+from .site import Site
 
 SELECT = ("all", "leaderboard", "last")
 MANIFEST = CLIENT_MANIFEST  # also the marker of OUT: a folder without it (and not empty) is not written

@@ -41,7 +41,8 @@ import codabench  # noqa: E402
 import rank_submissions  # noqa: E402
 import release_task  # noqa: E402
 from codabench_client import release as release_module  # noqa: E402
-from codabench_client.site import CodabenchError, Site  # noqa: E402
+from codabench_client.errors import CodabenchError  # noqa: E402
+from codabench_client.site import Site  # noqa: E402
 from ranking.downloads import discover  # noqa: E402
 
 from test_codabench_client import TOKEN, fake, token  # noqa: E402,F401  (the fake site and the organiser's token)
