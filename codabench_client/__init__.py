@@ -9,7 +9,8 @@ HTTP only), behind ``codabench.py``:
   upload the site's own pages do), the bundle upload and its unpacker;
 - ``release``: a held-back phase's public data and starting kit attached to the phase;
 - ``download``: a phase's submissions and the results export as a folder ``rank_submissions.py``
-  reads (the bulk download's names), resumable;
+  reads (the bulk download's names), resumable; ``download_folder``: that folder (OUT), its
+  manifest and tables;
 - ``lifecycle``: publish, a held-back phase's reference data set on its task when due (the
   stand-in on release, the gold by ``attach-gold``), failed migrated copies re-run, fact sheets
   copied to migrated submissions, the kit's baseline submitted;
