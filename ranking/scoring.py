@@ -55,7 +55,7 @@ def score_entry(entry: Entry, reference_dir: str, program_dir: str = PROGRAM_DIR
         statistics = result.statistics
         matrix = np.array(statistics.rows, dtype=np.float64).reshape(len(statistics.items),
                                                                      len(statistics.columns))
-        statistics.rows = []  # the matrix holds them (a list of tuples is ~10 times larger)
+        statistics.rows = []  # the matrix holds them; the list of tuples, larger, is let go
         scored.scores[track] = dict(result.scores)
         scored.statistics[track] = (statistics, matrix)
         if result.table and track in TECHNIQUE_TRACKS:
