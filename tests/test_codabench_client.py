@@ -329,7 +329,7 @@ def test_check_reports_the_gold_open_by_key_and_exits_non_zero(fake, capsys):
 
 def test_check_tells_a_blind_phases_stand_in_from_gold(fake, capsys, tmp_path):
     """A blind phase's reference data (the build's stand-in: scoring_config.json says blind, no
-    answers) taken by key is 'open', not gold. The stand-in is told by what it holds (issue 38): the
+    answers) taken by key is 'open', not gold. The stand-in is told by what it holds: the
     one the scoring program derives from the test gold, as the build uploads it."""
     from scorer.outputs.blind import stand_in_reference
     folder, _ = stand_in_reference(str(ROOT / "reference_data" / "test"), str(tmp_path))

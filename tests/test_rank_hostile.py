@@ -118,7 +118,7 @@ def test_names_are_unique(hostile):
     rows = read_table(hostile / "t6_st1.csv")
     names = [row["name"] for row in rows]
     assert len(names) == len(set(names)) == len(HOSTILE_TEAMS)
-    # two participants named "x" by --teams stay apart by their owner (issue 37), and one named "x (2)"
+    # two participants named "x" by --teams stay apart by their owner, and one named "x (2)"
     assert {"x (owner484)", "x (owner485)", "x (2)"} <= set(names)
     assert len({row["team"] for row in rows}) == len(HOSTILE_TEAMS) - 1
 
@@ -169,7 +169,7 @@ def test_a_cp1252_teams_csv_is_read_with_a_warning(setup, tmp_path, capsys):  # 
 
 
 def test_a_teams_csv_partly_cp1252_shows_every_name_as_written(setup, tmp_path, capsys):  # noqa: F811
-    """Point 6 (issue 31): a file edited in two programs holds UTF-8 and Windows-1252 lines; each
+    """A file edited in two programs holds UTF-8 and Windows-1252 lines; each
     is read as written (the whole file read as cp1252 showed the UTF-8 names as 'Ã‰quipe CrÃ¨me')."""
     teams = tmp_path / "teams.csv"
     teams.write_bytes("submission,team\nrandom_1,Équipe Crème\n".encode("utf-8")
@@ -403,7 +403,7 @@ def test_a_fact_sheet_team_name_never_hides_the_owner(setup, tmp_path):  # noqa:
 
 
 def test_a_v15_team_named_like_a_user_is_its_own_participant(setup, tmp_path):  # noqa: F811
-    """Codalab v1.5 (issue 31): "Team alice  - 5 submission.zip" is the team alice's, not the user
+    """Codalab v1.5: "Team alice  - 5 submission.zip" is the team alice's, not the user
     alice's ("alice - 3 submission.zip"): both rows are ranked, each with its own method.txt."""
     submissions = setup[1]
     bulk = tmp_path / "Competition-ab12cd-12.zip"
@@ -425,7 +425,7 @@ def test_a_v15_team_named_like_a_user_is_its_own_participant(setup, tmp_path):  
 
 
 def test_files_that_differ_in_the_case_of_zip_are_told_apart(setup, tmp_path):  # noqa: F811
-    """Point 6 (issue 31): ``x.zip`` and ``x.ZIP`` are two rows, each naming its file."""
+    """``x.zip`` and ``x.ZIP`` are two rows, each naming its file."""
     import shutil
     folder = tmp_path / "subs"
     folder.mkdir()
