@@ -53,8 +53,9 @@ from codabench_client import download as download_module
 from codabench_client import lifecycle
 from codabench_client import release as release_module
 from codabench_client import resources
-from codabench_client.site import CodabenchError, Site
-from codabench_client.site import identifier as site_id
+from codabench_client.errors import CodabenchError
+from codabench_client.shapes import identifier as site_id
+from codabench_client.site import Site
 from ranking.names import shown
 
 DEFAULT_SITE = "https://www.codabench.org"

@@ -9,8 +9,9 @@ groups, and the paper's tables and figures.
         [--baseline-test bootstrap|ar]
 
 DOWNLOAD: Codabench's "Download selected" zip, Codalab v1.5's leaderboard download, either one
-unzipped, or a folder of submission zips or folders (``ranking/downloads.py`` says what each
-platform writes). Each submission is scored in-process by the scoring program's own code
+unzipped, ``codabench.py download``'s folder, or a folder of submission zips or folders
+(``ranking/codabench_download.py``, ``codalab_download.py`` and ``client_download.py`` say what
+each platform writes). Each submission is scored in-process by the scoring program's own code
 (``scorer.run.in_process.score_in_process``), so every score equals what ``score.py`` writes.
 
 Which submissions are rows (``ranking/selection.py``): with Codabench's results export
@@ -75,19 +76,23 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pandas as pd
 
 from ranking import PROGRAM_DIR
-from ranking.copies import alike, describe
-from ranking.downloads import (Entry, check_export_meets_download, discover, download_phase, export_descriptions,
-                               export_of_phase, method_descriptions, owners_from_export, read_descriptions,
-                               read_results_export, read_teams, team_key, unmatched_team_rows)
+from ranking.codabench_download import download_phase
+from ranking.codabench_export import (check_export_meets_download, export_of_phase, owners_from_export,
+                                      read_results_export)
+from ranking.copies import alike, alike_warnings
+from ranking.descriptions import participant_descriptions
+from ranking.downloads import discover
+from ranking.entries import Entry
 from ranking.figures import draw_figures, figure_task_of_board
 from ranking.labels import load_labels, primary_column
-from ranking.names import shown, unique_names
+from ranking.names import name_rows, shown
+from ranking.out_folder import check_out, write_board_tables, write_documents, write_lists, write_technique_table
 from ranking.scoring import TECHNIQUE_TRACKS, Scored, score_all, score_selected
 from ranking.selection import SELECT_MODES, select, selection_note
 from ranking.settings import phase_reference
 from ranking.statistics import ALPHA, Board, build_board
-from ranking.tables import (Report, board_frame, index_html, latex, markdown, number, technique_frame, write_csv,
-                            write_text)
+from ranking.tables import Report, technique_frame
+from ranking.team_sheets import name_teams, read_teams, unmatched_team_rows
 from scorer.readers.options import load_options
 from scorer.tracks.registry import BY_NAME, TRACKS
 from scorer.outputs.signature import track_signature
@@ -136,81 +141,6 @@ def check_gold_content(reference_dir: str, given: str) -> None:
                             if len(refused) > 1 else ""))
 
 
-OUTPUT_ENDINGS = (".csv", ".svg", ".pdf")
-OUTPUT_NAMES = ("results.md", "results.tex", "index.html")
-
-
-def _own_output(folder: str, names: Sequence[str]) -> str:
-    """The first name in ``folder`` this tool would not have written ('' when none): a file that
-    is not one of its outputs, or an output folder none of whose tables carries its signature."""
-    for name in sorted(names):
-        path = os.path.join(folder, name)
-        if os.path.islink(path) or not os.path.isfile(path) or not (
-                name.endswith(OUTPUT_ENDINGS) or name in OUTPUT_NAMES):
-            return name
-    for name in sorted(n for n in names if n.endswith(".csv")):
-        with open(os.path.join(folder, name), "rb") as handle:
-            if handle.read(40).startswith(b"# signature: rank_submissions:"):
-                return ""
-    return sorted(names)[0]
-
-
-def check_out(path: str) -> None:
-    """--out must be a folder we can write, checked before any scoring: a new or empty folder, or
-    an earlier output of this tool and nothing else (its tables carry its signature): a folder of
-    one's own files is never written into."""
-    if os.path.isdir(path):
-        try:
-            names = [name for name in os.listdir(path) if not name.startswith(".rank-submissions-")]
-        except OSError as error:
-            raise SystemExit("rank_submissions: --out %s: cannot be read (%s)"
-                             % (shown(path), error.strerror or error)) from None
-        stranger = _own_output(path, names) if names else ""
-        if stranger:
-            raise SystemExit("rank_submissions: --out %s: holds %s, which this tool did not write; give a new or "
-                             "empty folder (or an earlier output of rank_submissions.py)" % (shown(path), shown(stranger)))
-    try:
-        os.makedirs(path, exist_ok=True)
-        probe = tempfile.NamedTemporaryFile(dir=path, prefix=".rank-submissions-", delete=True)
-        probe.close()
-    except OSError as error:
-        raise SystemExit("rank_submissions: --out %s: cannot write there (%s)"
-                         % (shown(path), error.strerror or error)) from None
-
-
-def name_rows(ranked: Sequence[Scored]) -> None:
-    """Each ranked row's name: its team, with the submission when the team has several rows;
-    a team name a participant gave (fact sheet, method.txt) that is another row's owner or
-    platform team name also says whose it is, ``team (owner)``, so that no one ranks under
-    another's name; unique (``names.unique_names``)."""
-    taken = {shown(s.entry.owner) for s in ranked if s.entry.owner} | \
-        {shown(s.entry.team) for s in ranked if not s.entry.claimed}
-    teams = [shown(s.entry.team) if not (s.entry.claimed and shown(s.entry.team) in taken
-                                         and s.entry.team != s.entry.owner)
-             else "%s (%s)" % (shown(s.entry.team), shown(s.entry.owner)) for s in ranked]
-    # teams named alike stay apart by their owner (the platform's account) in every output; the same
-    # owner's several rows by their submission
-    owners_of: Dict[str, set] = {}
-    for team, s in zip(teams, ranked):
-        owners_of.setdefault(team, set()).add(s.entry.owner)
-    teams = [team if len(owners_of[team]) == 1 or not s.entry.owner or team.endswith("(%s)" % shown(s.entry.owner))
-             else "%s (%s)" % (team, shown(s.entry.owner)) for team, s in zip(teams, ranked)]
-    names = [team if teams.count(team) == 1 or s.entry.baseline else "%s [%s]" % (team, shown(s.entry.submission))
-             for team, s in zip(teams, ranked)]
-    for scored, name in zip(ranked, unique_names(names)):
-        scored.entry.name = name
-
-
-def descriptions_of(args, found, export) -> Dict[str, Dict[str, str]]:
-    """Participant (owner, or Codabench's "<owner>-<id>") -> system, description, external data."""
-    described = method_descriptions(found)
-    if export:
-        described.update(export_descriptions(export))
-    if args.descriptions:
-        described.update(read_descriptions(args.descriptions))
-    return described
-
-
 def run(args) -> int:
     reference_dir = os.path.abspath(args.ref)
     if not os.path.isdir(reference_dir):
@@ -235,18 +165,7 @@ def run(args) -> int:
         export = export_of_phase(export, phase, args.results)
         owners_from_export(entries, export)
         check_export_meets_download(export, entries, args.results, args.submissions)
-    described = descriptions_of(args, found, export)
-    by_key = {team_key(key): team for key, team in teams.items()}
-    for entry in entries:
-        description = entry.description = described.get(entry.export_key()) or described.get(entry.owner) or {}
-        entry.system = description.get("system", "")
-        # the team's name: from --teams, else the one its fact sheet gives, else the platform's
-        organisers = next((by_key[team_key(key)] for key in entry.keys() if team_key(key) in by_key), None)
-        entry.claimed = not organisers and bool(description.get("team"))
-        entry.team = organisers or description.get("team") or entry.team
-        if entry.owner and entry.owner in args.baseline_owner:  # the organisers' own rows (codabench.py baselines)
-            entry.baseline = True
-            entry.team = entry.system or entry.team
+    name_teams(entries, participant_descriptions(found, export, args.descriptions), teams, args.baseline_owner)
     warnings += unmatched_team_rows(teams, entries, args.teams)
     for name, path in args.baseline:
         entries.append(Entry(name, name, os.path.abspath(path), baseline=True))
@@ -280,16 +199,10 @@ def run(args) -> int:
         present = {s.entry.export_key() for s in scored}
         found.notes += ["on the leaderboard (results export) but not in the download: %s" % shown(key)
                         for key in sorted(on_board - present)]
-    name_rows(ranked)
+    name_rows([s.entry for s in ranked])
     copied = alike([s.entry for s in ranked])
-    pairs: Dict[Tuple[str, str], List[str]] = {}
-    for pair in copied:
-        who = tuple("%s%s" % (shown(e.name), "" if not e.owner or e.name.endswith("(%s)" % e.owner)
-                              else " (%s)" % shown(e.owner)) for e in (pair.first, pair.second))
-        pairs.setdefault(who, []).append(describe(pair))
-    for (first, second), files in pairs.items():
-        print("rank_submissions: warning: prediction files alike across teams: %s and %s: %s (alike.csv)"
-              % (first, second, "; ".join(files)), file=sys.stderr)
+    for warning in alike_warnings(copied):
+        print("rank_submissions: warning: %s" % warning, file=sys.stderr)
 
     labels, titles = load_labels()
     report = Report(signature, labels, titles, args.resamples,
@@ -317,12 +230,8 @@ def run(args) -> int:
         board = build_board(name, track, key, higher_is_better, entered, args.resamples, args.seed,
                             args.baseline_test)
         boards.append(board)
-        keys = [k for k in BY_NAME[track].keys if any(k in s.scores[track] for s in entered)]
-        keys_of[name] = keys
-        write_csv(os.path.join(out, name + ".csv"), board_frame(board, keys), signature)
-        names = [s.entry.name for s in board.rows]
-        pvalues = pd.DataFrame([[number(v) for v in row] for row in board.pvalues], index=names, columns=names)
-        write_csv(os.path.join(out, "pvalues_%s.csv" % name), pvalues, signature, index=True)
+        keys_of[name] = [k for k in BY_NAME[track].keys if any(k in s.scores[track] for s in entered)]
+        write_board_tables(out, board, keys_of[name], signature)
 
     TIMINGS["statistics"] = time.perf_counter() - started
     started = time.perf_counter()
@@ -333,40 +242,18 @@ def run(args) -> int:
     technique_tracks = []
     for track in TECHNIQUE_TRACKS:
         board = next((b for b in boards if b.track == track), None)
-        if board is None:
-            continue
-        frame = technique_frame(board.rows, track)  # in the track's ranking order
+        frame = technique_frame(board.rows, track) if board is not None else None  # in the track's ranking order
         if frame is None:
             continue
         technique_tracks.append(track)
-        text_frame = frame.copy()
-        for column in text_frame.columns[2:]:
-            text_frame[column] = [number(v) for v in frame[column]]
-        write_csv(os.path.join(out, "techniques_%s.csv" % track), text_frame, signature)
+        write_technique_table(out, track, frame, signature)
         figure_tasks["techniques_" + track] = ("heatmap", (frame, titles[track], os.path.join(out, "techniques_" + track),
                                                            signature))
     figures = draw_figures(figure_tasks, args.jobs)
 
     TIMINGS["figures"] = time.perf_counter() - started
-    write_csv(os.path.join(out, "problems.csv"),
-              pd.DataFrame([(shown(t), shown(o), shown(s), k, p) for t, o, s, k, p in report.failed]
-                           + [("", "", "", "", note) for note in report.notes],
-                           columns=["team", "owner", "submission", "track", "problem"]), signature)
-    write_csv(os.path.join(out, "alike.csv"),
-              pd.DataFrame([(shown(p.first.name), shown(p.first.owner), shown(p.second.name), shown(p.second.owner),
-                             shown(p.name), p.shared, p.total, "yes" if p.identical else "no") for p in copied],
-                           columns=["team", "owner", "other team", "other owner", "file", "same items", "items",
-                                    "identical"]), signature)
-    write_csv(os.path.join(out, "not_ranked.csv"),
-              pd.DataFrame([(shown(t), shown(o), shown(s), w) for t, o, s, w in report.skipped],
-                           columns=["team", "owner", "submission", "why"]), signature)
-    if report.descriptions is not None:
-        participants = report.descriptions.copy()
-        participants.insert(1, "Owner", [s.entry.owner for s in described_rows])  # the platform's account
-        write_csv(os.path.join(out, "participants.csv"), participants.map(lambda v: shown(v, 10000)), signature)
-    write_text(os.path.join(out, "results.md"), markdown(boards, keys_of, report))
-    write_text(os.path.join(out, "results.tex"), latex(boards, keys_of, report))
-    write_text(os.path.join(out, "index.html"), index_html(boards, figures, technique_tracks, report))
+    write_lists(out, report, copied, [s.entry.owner for s in described_rows], signature)
+    write_documents(out, boards, keys_of, figures, technique_tracks, report)
     if not args.quiet:
         print("ranked %d of %d submissions (%d not ranked, %d of them not re-scored; %d not scored); wrote %s"
               % (len(ranked), len(entries), len(skipped), len(not_rescored), len(failed),

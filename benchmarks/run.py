@@ -225,7 +225,7 @@ def resampling(submissions, nlu_submissions, resamples, folder, repeat=3):
     runs, after one untimed resampling run (numpy's first calls).
     """
     sys.path.insert(0, ROOT)
-    from ranking.downloads import Entry
+    from ranking.entries import Entry
     from ranking.scoring import score_entry
     from ranking.statistics import build_board
     from scorer.run.in_process import score_in_process

@@ -33,7 +33,9 @@ from ranking.names import shown
 from bundle.held_back import read_placeholder
 
 from . import lifecycle, resources
-from .site import CodabenchError, HTTPStatusError, Site, identifier
+from .errors import CodabenchError, HTTPStatusError
+from .shapes import identifier
+from .site import Site
 
 PROBE_BYTES = 1 << 16
 DATASET_KEY = re.compile(r"^[0-9A-Za-z-]{1,64}$")  # a uuid: nothing that makes another path of the site

@@ -19,34 +19,35 @@ multi-task submissions have a ``parent`` and are left out); ``POST
 export (competition admins only).
 
 Each file is checked against the size the storage declares; one that declares more than
-``ranking.downloads.MAX_MEMBER_BYTES`` or inflates more than ``MAX_MEMBER_RATIO`` times is
+``ranking.unpacking.MAX_MEMBER_BYTES`` or inflates more than ``MAX_MEMBER_RATIO`` times is
 refused (listed in failed.txt), as ``rank_submissions.py`` refuses such a member of a bulk zip.
 An interrupted file is kept as ``<name>.part`` and continued (HTTP Range) by the next run.
 """
 
 from __future__ import annotations
 
-import csv
 import datetime
 import http.client
-import io
 import json
 import os
 import re
 import zipfile
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ranking.downloads import (CLIENT_MANIFEST, CODABENCH_ENTRY, MAX_EXPORT_MEMBER_BYTES, MAX_MEMBER_BYTES,
-                               MAX_MEMBER_RATIO, RATIO_FLOOR_BYTES, fact_sheet_description)
-from ranking.names import csv_cell, shown
+from ranking.codabench_download import CODABENCH_ENTRY
+from ranking.codabench_export import MAX_EXPORT_MEMBER_BYTES
+from ranking.names import shown
+from ranking.unpacking import MAX_MEMBER_BYTES, MAX_MEMBER_RATIO, RATIO_FLOOR_BYTES
 
 from . import resources
-from .site import CodabenchError, HTTPStatusError, Site, URLRefused, record, records, text
-from .site import identifier as site_id
+from .download_folder import (check_out, is_complete, load_manifest, save_manifest, write_atomic, write_failed,
+                              write_table)
+from .errors import CodabenchError, HTTPStatusError, URLRefused
+from .shapes import identifier as site_id
+from .shapes import record, records, text
+from .site import Site
 
 SELECT = ("all", "leaderboard", "last")
-MANIFEST = CLIENT_MANIFEST  # also the marker of OUT: a folder without it (and not empty) is not written
-OWN_FILES = ("results.json", "submissions.csv", "failed.txt")
 BATCH = 100  # submissions per download_many call
 CHUNK = 1 << 20
 
@@ -220,13 +221,6 @@ def check_archive(path: str, shown_as: str) -> None:
                           % (shown_as, unpacked // max(1, size), unpacked, size, MAX_MEMBER_RATIO), retry=False)
 
 
-def _write_atomic(path: str, data: bytes) -> None:
-    temporary = path + ".tmp"
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-    os.replace(temporary, path)
-
-
 def checked_submission(submission: dict, what: str) -> dict:
     """A listed submission with the fields the download reads in their shapes: ``id`` an id,
     ``owner`` and ``status`` strings (or absent); one CodabenchError line otherwise."""
@@ -236,75 +230,6 @@ def checked_submission(submission: dict, what: str) -> dict:
         if submission.get(key) is not None:
             text(submission[key], "%s, %s" % (where, key))
     return submission
-
-
-def check_out(out: str) -> None:
-    """OUT is new, empty, or an earlier download of this tool (its manifest) holding nothing but
-    what the tool writes: anything else is one line, before a byte is written."""
-    if os.path.islink(out) or (os.path.lexists(out) and not os.path.isdir(out)):
-        raise CodabenchError("OUT %s: is not a folder; give a new folder (or an earlier download to resume)"
-                             % shown(out))
-    if not os.path.isdir(out):
-        return
-    try:
-        names = os.listdir(out)
-    except OSError as error:
-        raise CodabenchError("OUT %s: cannot be read (%s)" % (shown(out), error.strerror or error)) from None
-    if names and MANIFEST not in names:
-        raise CodabenchError("OUT %s: a folder that holds files of its own (%s); give a new or empty folder "
-                             "(or an earlier download to resume)" % (shown(out), shown(sorted(names)[0])))
-    if not names:
-        return
-    manifest = _read_manifest(out)
-    ours = {entry.get("name") for entry in manifest["files"].values() if isinstance(entry, dict)}
-    for name in names:
-        path = os.path.join(out, name)
-        written = name in (MANIFEST, MANIFEST + ".tmp") or name in OWN_FILES or name in ours or \
-            (name.endswith(".tmp") and name[:-4] in OWN_FILES) or \
-            (name.endswith(".part") and CODABENCH_ENTRY.match(name[:-5]) is not None)
-        if not written or os.path.islink(path) or not os.path.isfile(path):
-            raise CodabenchError("OUT %s: holds %s, which this tool did not write; give a new or empty folder "
-                                 "(nothing was changed)" % (shown(out), shown(name)))
-
-
-def _read_manifest(out: str) -> dict:
-    path = os.path.join(out, MANIFEST)
-    try:
-        if not os.path.isfile(path) or os.path.getsize(path) > 64 << 20:
-            raise ValueError("not a regular file of a sensible size")
-        with open(path, encoding="utf-8") as handle:
-            manifest = json.load(handle)
-        if not isinstance(manifest, dict) or not isinstance(manifest.get("files", {}), dict):
-            raise ValueError("not this tool's manifest")
-    except (OSError, ValueError, RecursionError) as error:
-        raise CodabenchError("OUT %s: %s cannot be read (%s); give a new folder"
-                             % (shown(out), MANIFEST, shown(str(error), 120))) from None
-    return manifest
-
-
-def _load_manifest(out: str, site: Site, comp_id: int, phase_id: int) -> dict:
-    path = os.path.join(out, MANIFEST)
-    fresh = {"site": site.base, "competition": comp_id, "phase": phase_id, "files": {}}
-    if not os.path.exists(path):
-        return fresh
-    manifest = _read_manifest(out)
-    if (manifest.get("site"), manifest.get("competition"), manifest.get("phase")) != (site.base, comp_id, phase_id):
-        raise CodabenchError("%s holds a download of competition %s phase %s from %s: give another folder"
-                             % (shown(out), manifest.get("competition"), manifest.get("phase"),
-                                shown(str(manifest.get("site")))))
-    manifest.setdefault("files", {})
-    return manifest
-
-
-def _save_manifest(out: str, manifest: dict) -> None:
-    _write_atomic(os.path.join(out, MANIFEST), json.dumps(manifest, indent=1, sort_keys=True).encode("utf-8"))
-
-
-def _team(submission: dict) -> str:
-    answers = submission.get("fact_sheet_answers")
-    if isinstance(answers, dict):
-        return fact_sheet_description({str(k): str(v) for k, v in answers.items()}).get("team", "")
-    return ""
 
 
 def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "all",
@@ -328,7 +253,7 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
         os.makedirs(out, exist_ok=True)
     except OSError as error:
         raise CodabenchError("OUT %s: cannot be made (%s)" % (shown(out), error.strerror or error)) from None
-    manifest = _load_manifest(out, site, comp_id, phase_id)
+    manifest = load_manifest(out, site, comp_id, phase_id)
     files = manifest["files"]
     say("competition %d, phase %s (id %d): %d submissions listed, %d chosen (--select %s)"
         % (comp_id, shown(str(phase.get("name", ""))), phase_id, len([s for s in listed if not s.get("parent")]),
@@ -336,7 +261,7 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
     for submission in chosen:  # the owner as the site lists it (an earlier run's entries too)
         if isinstance(files.get(str(submission["id"])), dict):
             files[str(submission["id"])].update(owner=str(submission.get("owner") or ""), phase=phase_id)
-    todo = [s for s in chosen if not _complete(out, files.get(str(s["id"])))]
+    todo = [s for s in chosen if not is_complete(out, files.get(str(s["id"])))]
     already = len(chosen) - len(todo)
     urls = file_urls(site, todo, phase_id) if todo else {}
     problems: Dict[str, str] = {}
@@ -366,11 +291,11 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
         files[str(identifier)] = {"name": name, "bytes": size, "sha256": resources.sha256_of(path),
                                   "owner": str(submission.get("owner") or ""), "phase": phase_id}
         fetched += 1
-        _save_manifest(out, manifest)
-    _save_manifest(out, manifest)
-    complete = [s for s in chosen if _complete(out, files.get(str(s["id"])))]
-    _write_table(out, chosen, files)
-    _write_failed(out, chosen, files, problems)
+        save_manifest(out, manifest)
+    save_manifest(out, manifest)
+    complete = [s for s in chosen if is_complete(out, files.get(str(s["id"])))]
+    write_table(out, chosen, files)
+    write_failed(out, chosen, files, problems)
     if stopped:
         say("stopped: %s" % stopped)
         say("%d of %d submissions are in %s (%d this run): run the same command again to resume"
@@ -379,7 +304,7 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
     data = json.dumps(export if export is not None else {}, indent=4).encode("utf-8")
     if len(data) > MAX_EXPORT_MEMBER_BYTES:
         raise CodabenchError("the results export is %d bytes, over %d" % (len(data), MAX_EXPORT_MEMBER_BYTES))
-    _write_atomic(os.path.join(out, "results.json"), data)
+    write_atomic(os.path.join(out, "results.json"), data)
     entries = sum(len(board) for board in (export or {}).values() if isinstance(board, dict)) \
         if isinstance(export, dict) else 0
     say("%d of %d submissions in %s (%d downloaded now, %d already there), results.json with %d board entries"
@@ -396,33 +321,3 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
     say("next: rank_submissions.py %s --results %s --ref <the phase's gold> --out <folder>"
         % (shown(out), shown(os.path.join(out, "results.json"))))
     return 0
-
-
-def _complete(out: str, entry: Optional[dict]) -> bool:
-    if not entry:
-        return False
-    path = os.path.join(out, entry["name"])
-    return os.path.isfile(path) and os.path.getsize(path) == entry["bytes"]
-
-
-def _write_table(out: str, chosen: List[dict], files: Dict[str, dict]) -> None:
-    text = io.StringIO(newline="")
-    writer = csv.writer(text, lineterminator="\n")
-    writer.writerow(["id", "owner", "team", "created_when", "status", "on_leaderboard", "file", "bytes", "sha256"])
-    for s in chosen:
-        entry = files.get(str(s["id"])) or {}
-        writer.writerow([s["id"], csv_cell(str(s.get("owner", ""))), csv_cell(_team(s)),
-                         csv_cell(str(s.get("created_when", ""))), csv_cell(str(s.get("status", ""))),
-                         bool(s.get("on_leaderboard") or s.get("leaderboard")), csv_cell(entry.get("name", "")),
-                         entry.get("bytes", ""), entry.get("sha256", "")])
-    _write_atomic(os.path.join(out, "submissions.csv"), text.getvalue().encode("utf-8"))
-
-
-def _write_failed(out: str, chosen: List[dict], files: Dict[str, dict], problems: Dict[str, str]) -> None:
-    path = os.path.join(out, "failed.txt")
-    lines = [shown(problems[str(s["id"])], 400) for s in chosen
-             if str(s["id"]) in problems and str(s["id"]) not in files]
-    if lines:
-        _write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"))
-    elif os.path.exists(path):
-        os.remove(path)

@@ -32,7 +32,8 @@ from bundle.held_back import read_placeholder
 from ranking.names import shown
 
 from . import resources
-from .site import CodabenchError, HTTPStatusError, Site
+from .errors import CodabenchError, HTTPStatusError
+from .site import Site
 
 PLACEHOLDER_BYTES = 1 << 16  # a placeholder is a few hundred bytes; more is read as "not a placeholder"
 

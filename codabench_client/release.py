@@ -19,7 +19,9 @@ from typing import Callable, Dict, List, Tuple
 from ranking.names import shown
 
 from . import lifecycle, resources
-from .site import CodabenchError, Site, identifier
+from .errors import CodabenchError
+from .shapes import identifier
+from .site import Site
 
 # (phase field = dataset type, what the file name holds, as the site names the type)
 KINDS = (("public_data", "public_data", "public data"), ("starting_kit", "starting_kit", "starting kit"))

@@ -23,7 +23,9 @@ from typing import Callable, Dict, List, Optional
 
 from ranking.names import shown
 
-from .site import CodabenchError, Site, identifier, record, records
+from .errors import CodabenchError
+from .shapes import identifier, record, records
+from .site import Site
 
 COMPETITION_URL = re.compile(r"/competitions/(\d+)/?")
 

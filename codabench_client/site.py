@@ -1,4 +1,6 @@
-"""One HTTP call to a Codabench site, and every way it can go wrong as one line.
+"""The site's API as the commands call it: one request (``Site.open``), its JSON answer
+(``Site.call``), every page of a list (``Site.pages``), and every way a call can go wrong as one
+line (``codabench_client.errors``).
 
 The token (DRF ``TokenAuthentication``: ``Authorization: Token <key>``) is sent to the site's API
 (``<site>/api/...``) only: never to the storage URLs the site hands out (presigned S3 URLs), nor
@@ -7,218 +9,26 @@ after a redirect elsewhere; no message carries it.
 
 from __future__ import annotations
 
-import functools
 import http.client
-import ipaddress
 import json
 import socket
 import sys
-import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Callable, Dict, Iterator, Optional, Tuple
+from typing import Callable, Dict, Iterator, Optional
 
 from ranking.names import shown
+
+from .errors import CodabenchError, HTTPStatusError, URLRefused
+from .shapes import depth_within, record
+from .transport import (MIN_FILE_RATE, Answer, Deadline, NoRedirects, SameOriginRedirects, guarded_opener,
+                        is_loopback, origin)
 
 USER_AGENT = "codabench.py (organiser tools of this competition bundle)"
 MAX_JSON_BYTES = 64 * 1024 ** 2  # an API answer larger than this is not read
 MAX_JSON_DEPTH = 64  # Codabench's answers nest a few levels; deeper is not read
-# A file (a submission, a dataset) may take longer than --timeout: its deadline grows by one second
-# per MIN_FILE_RATE bytes received (or sent); a site dripping bytes slower than that is cut off.
-MIN_FILE_RATE = 64 * 1024
-READ_CHUNK = 1 << 16
 MAX_PAGES = 10000  # of one list (a million submissions at Codabench's page sizes)
-
-
-class CodabenchError(Exception):
-    """One line for the organiser: what failed, and what the site said."""
-
-
-class URLRefused(CodabenchError):
-    """A URL the site gave that the client does not open (its scheme or host)."""
-
-
-class HTTPStatusError(CodabenchError):
-    """The site (or its storage) answered with an HTTP error ``code``."""
-
-    def __init__(self, message: str, code: int):
-        super().__init__(message)
-        self.code = code
-
-
-class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
-    """Follow redirects, dropping the token when the target is another origin (a dataset key's
-    download redirects to the storage's URL); a target the site may not send us to (``file:``,
-    ``ftp:``, http to another machine) ends the request (``Site.checked_url``)."""
-
-    def __init__(self, check: Callable[[str, str], str]) -> None:
-        super().__init__()
-        self.check = check
-
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        newurl = self.check(urllib.parse.urljoin(req.full_url, newurl), "a redirect")
-        new = super().redirect_request(req, fp, code, msg, headers, newurl)
-        if new is not None:
-            new.deadline = getattr(req, "deadline", None)
-            if _origin(newurl) != _origin(req.full_url) or "/api/" not in urllib.parse.urlsplit(newurl).path:
-                new.remove_header("Authorization")
-        return new
-
-
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        return None
-
-
-class _Deadline:
-    """The end of one answer, whatever the site does: a thread shuts the answer's sockets down when
-    it passes, which ends a read in progress (a per-read time-out never ends an answer dripped one
-    byte at a time). ``extend`` moves the end (a file's bytes as they arrive)."""
-
-    def __init__(self, seconds: float) -> None:
-        self.end = time.monotonic() + seconds
-        self.expired = False
-        self._sockets = []
-        self._lock = threading.Lock()
-        self._done = threading.Event()
-        threading.Thread(target=self._watch, daemon=True, name="codabench-deadline").start()
-
-    def _watch(self) -> None:
-        while True:
-            left = self.end - time.monotonic()
-            if left <= 0:
-                break
-            if self._done.wait(left):
-                return
-        with self._lock:
-            self.expired = True
-            for sock in self._sockets:
-                _shut(sock)
-
-    def watch(self, sock) -> None:
-        with self._lock:
-            self._sockets.append(sock)
-            if self.expired:
-                _shut(sock)
-
-    def extend(self, seconds: float) -> None:
-        self.end += seconds
-
-    def close(self) -> None:
-        self._done.set()
-
-
-def _shut(sock) -> None:
-    try:
-        socket.socket.shutdown(sock, socket.SHUT_RDWR)  # the plain socket's: also under TLS
-    except (OSError, TypeError):
-        pass
-
-
-def _watched(base):
-    class Watched(base):
-        """A connection whose socket the request's ``_Deadline`` can shut down."""
-
-        def __init__(self, *args, deadline: Optional[_Deadline] = None, **kwargs) -> None:
-            super().__init__(*args, **kwargs)
-            self._deadline = deadline
-
-        def connect(self) -> None:
-            super().connect()
-            if self._deadline is not None:
-                self._deadline.watch(self.sock)
-    return Watched
-
-
-_HTTPConnection = _watched(http.client.HTTPConnection)
-_HTTPSConnection = _watched(http.client.HTTPSConnection)
-
-
-class _HTTPHandler(urllib.request.HTTPHandler):
-    def http_open(self, req):
-        return self.do_open(functools.partial(_HTTPConnection, deadline=getattr(req, "deadline", None)), req)
-
-
-class _HTTPSHandler(urllib.request.HTTPSHandler):
-    def https_open(self, req):
-        return self.do_open(functools.partial(_HTTPSConnection, deadline=getattr(req, "deadline", None)), req,
-                            context=self._context)
-
-
-def _opener(redirects) -> urllib.request.OpenerDirector:
-    """http and https only: no ``file:``, ``ftp:`` or ``data:`` handler, whatever a URL says."""
-    opener = urllib.request.OpenerDirector()
-    for handler in (urllib.request.ProxyHandler(), urllib.request.UnknownHandler(), _HTTPHandler(), _HTTPSHandler(),
-                    urllib.request.HTTPDefaultErrorHandler(), redirects, urllib.request.HTTPErrorProcessor()):
-        opener.add_handler(handler)
-    return opener
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` is this machine (``localhost``, 127.0.0.0/8, ::1)."""
-    host = (host or "").strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-class Answer:
-    """An open answer: ``status``, ``headers`` and ``read``, within the request's deadline. A
-    file-like object (``with``); closing it ends the deadline's watch."""
-
-    def __init__(self, response, deadline: _Deadline, what: str, host: str, timeout: float, per_byte: bool) -> None:
-        self._response, self._deadline = response, deadline
-        self._what, self._host, self._timeout, self._per_byte = what, host, timeout, per_byte
-        self.status = getattr(response, "status", None) or getattr(response, "code", None)
-        self.code = self.status
-        self.headers = response.headers
-
-    def expired_error(self) -> "CodabenchError":
-        return CodabenchError("%s: no answer from %s within %g s%s" % (
-            self._what, self._host, self._timeout, " (and the time its bytes allow)" if self._per_byte else ""))
-
-    def read(self, limit: int = -1) -> bytes:
-        """Up to ``limit`` bytes (-1: all), read a chunk at a time so that the deadline holds; a
-        CodabenchError when it passed."""
-        parts, got = [], 0
-        read = getattr(self._response, "read1", None) or self._response.read
-        while limit < 0 or got < limit:
-            want = READ_CHUNK if limit < 0 else min(READ_CHUNK, limit - got)
-            try:
-                chunk = read(want)
-            except (http.client.HTTPException, OSError, ValueError):
-                if self._deadline.expired:
-                    raise self.expired_error() from None
-                raise
-            if self._deadline.expired:
-                raise self.expired_error()
-            if not chunk:
-                break
-            parts.append(chunk)
-            got += len(chunk)
-            if self._per_byte:
-                self._deadline.extend(len(chunk) / MIN_FILE_RATE)
-        return b"".join(parts)
-
-    def close(self) -> None:
-        self._deadline.close()
-        self._response.close()
-
-    def __enter__(self) -> "Answer":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-def _origin(url: str) -> Tuple[str, str]:
-    parts = urllib.parse.urlsplit(url)
-    return parts.scheme.lower(), parts.netloc.lower()
 
 
 def platform_message(body: bytes, limit: int = 300) -> str:
@@ -271,8 +81,8 @@ class Site:
         self.token = token
         self.timeout = timeout
         self.allow_http = allow_http
-        self._opener = _opener(_SameOriginRedirects(self.checked_url))
-        self._no_redirects = _opener(_NoRedirects())
+        self._opener = guarded_opener(SameOriginRedirects(self.checked_url))
+        self._no_redirects = guarded_opener(NoRedirects())
 
     def anonymous(self) -> "Site":
         return Site(self.base, None, self.timeout, self.allow_http, warn=lambda line: None)
@@ -295,7 +105,7 @@ class Site:
         if scheme == "http" and host and (is_loopback(host) or self.allow_http):
             return url
         raise URLRefused("%s: the site gave the URL %s; only https (or http to this machine) is opened"
-                             % (what or "a URL", shown(self._scrub(url), 120)))
+                         % (what or "a URL", shown(self._scrub(url), 120)))
 
     def _request(self, method: str, url: str, data: Optional[bytes], headers: Dict[str, str]) -> urllib.request.Request:
         request = urllib.request.Request(url, data=data, method=method)  # (url already checked_url's)
@@ -308,7 +118,7 @@ class Site:
 
     def is_api(self, url: str) -> bool:
         """The token goes to the site's API only: not to file URLs, even on the same origin."""
-        return _origin(url) == _origin(self.base) and \
+        return origin(url) == origin(self.base) and \
             urllib.parse.urlsplit(url).path.startswith(urllib.parse.urlsplit(self.base).path + "/api/")
 
     def _scrub(self, text: str) -> str:
@@ -334,7 +144,7 @@ class Site:
         what = what or "%s %s" % (method, urllib.parse.urlsplit(url).path)
         self.checked_url(url, what)
         per_byte = not self.is_api(url)  # a file (storage, dataset download): its bytes earn time
-        deadline = _Deadline(self.timeout + (len(data) / MIN_FILE_RATE if data and per_byte else 0))
+        deadline = Deadline(self.timeout + (len(data) / MIN_FILE_RATE if data and per_byte else 0))
         request = self._request(method, url, data, headers or {})
         request.deadline = deadline
         opener = self._opener if follow else self._no_redirects
@@ -425,7 +235,7 @@ class Site:
         except ValueError:  # (UnicodeDecodeError too)
             raise CodabenchError("%s: the site's answer is not JSON (%s)"
                                  % (what or path, platform_message(raw, 120))) from None
-        if not _depth_within(value, MAX_JSON_DEPTH):
+        if not depth_within(value, MAX_JSON_DEPTH):
             raise CodabenchError("%s: the site's answer nests more than %d levels" % (what or path, MAX_JSON_DEPTH))
         return value
 
@@ -471,7 +281,7 @@ class Site:
             if url is not None and not isinstance(url, str):
                 raise CodabenchError("%s: the site's page gives %s as the next page" % (what or path,
                                                                                         shown(repr(url), 40)))
-            if url and _origin(self.url(url)) != _origin(self.base):
+            if url and origin(self.url(url)) != origin(self.base):
                 raise CodabenchError("%s: the next page is on another site (%s)" % (what or path, shown(url)))
         if isinstance(count, int) and received != count:
             raise CodabenchError("%s: the site listed %d items but its pages held %d" % (what or path, count, received))
@@ -479,55 +289,6 @@ class Site:
 
 def _warn(line: str) -> None:
     print("codabench: %s" % line, file=sys.stderr)
-
-
-def _depth_within(value, limit: int) -> bool:
-    """Whether no list or object in ``value`` is nested deeper than ``limit`` (no recursion)."""
-    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
-    while stack:
-        item, depth = stack.pop()
-        if depth > limit:
-            return False
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
-    return True
-
-
-def _kind(value) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(value), "a number")
-
-
-def record(value, what: str) -> dict:
-    """``value`` when it is a JSON object; one CodabenchError line naming ``what`` otherwise."""
-    if not isinstance(value, dict):
-        raise CodabenchError("%s: the site gave %s where an object was expected" % (what, _kind(value)))
-    return value
-
-
-def records(value, what: str) -> list:
-    """``value`` when it is a list of JSON objects (None: empty); one line naming the item otherwise."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise CodabenchError("%s: the site gave %s where a list was expected" % (what, _kind(value)))
-    return [record(item, "%s, item %d" % (what, number)) for number, item in enumerate(value, start=1)]
-
-
-def identifier(value, what: str) -> int:
-    """An id the site gave (a number, or its digits): one line naming ``what`` otherwise."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 63:
-        return value
-    if isinstance(value, str) and value.isdigit() and value.isascii() and len(value) < 19:
-        return int(value)
-    raise CodabenchError("%s: the site gave %s as an id" % (what, shown(repr(value), 40)))
-
-
-def text(value, what: str) -> str:
-    """A string the site gave; one line naming ``what`` otherwise."""
-    if not isinstance(value, str):
-        raise CodabenchError("%s: the site gave %s where a string was expected" % (what, _kind(value)))
-    return value
 
 
 def with_query(path: str, query: Dict[str, object]) -> str:

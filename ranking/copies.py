@@ -19,7 +19,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, List, Sequence, Tuple
 
-from .downloads import Entry, KitError, stage
+from .entries import Entry
+from .names import shown
+from .unpacking import KitError, stage
 
 NEAR = 0.95
 MAX_FILE_BYTES = 64 * 1024 ** 2  # a larger file is compared by its bytes only
@@ -116,3 +118,15 @@ def describe(pair: Alike) -> str:
     how = "identical" if pair.identical else "the same predictions for %d of %d items (%.1f%%)" % (
         pair.shared, pair.total, 100 * pair.fraction)
     return "%s: %s" % (pair.name, how)
+
+
+def alike_warnings(found: Sequence[Alike]) -> List[str]:
+    """One line per pair of rows with files alike: each row by its name (and its owner where the
+    name does not say it), then every file they share."""
+    pairs: Dict[Tuple[str, str], List[str]] = {}
+    for pair in found:
+        who = tuple("%s%s" % (shown(e.name), "" if not e.owner or e.name.endswith("(%s)" % e.owner)
+                              else " (%s)" % shown(e.owner)) for e in (pair.first, pair.second))
+        pairs.setdefault(who, []).append(describe(pair))
+    return ["prediction files alike across teams: %s and %s: %s (alike.csv)" % (first, second, "; ".join(files))
+            for (first, second), files in pairs.items()]

@@ -19,6 +19,8 @@ from typing import Dict, List, Sequence
 
 from scorer.run.submission import safe_name
 
+from .entries import Entry
+
 SHOWN_LIMIT = 80  # characters of a name shown; a longer one is cut and says its length
 
 
@@ -120,3 +122,24 @@ def unique_names(names: Sequence[str]) -> List[str]:
         taken.add(made)
         result.append(made)
     return result
+
+
+def name_rows(ranked: Sequence[Entry]) -> None:
+    """Each ranked row's name: its team, with the submission when the team has several rows;
+    a team name a participant gave (fact sheet, method.txt) that is another row's owner or
+    platform team name also says whose it is, ``team (owner)``, so that no one ranks under
+    another's name; unique (``unique_names``)."""
+    taken = {shown(e.owner) for e in ranked if e.owner} | {shown(e.team) for e in ranked if not e.claimed}
+    teams = [shown(e.team) if not (e.claimed and shown(e.team) in taken and e.team != e.owner)
+             else "%s (%s)" % (shown(e.team), shown(e.owner)) for e in ranked]
+    # teams named alike stay apart by their owner (the platform's account) in every output; the same
+    # owner's several rows by their submission
+    owners_of: Dict[str, set] = {}
+    for team, e in zip(teams, ranked):
+        owners_of.setdefault(team, set()).add(e.owner)
+    teams = [team if len(owners_of[team]) == 1 or not e.owner or team.endswith("(%s)" % shown(e.owner))
+             else "%s (%s)" % (team, shown(e.owner)) for team, e in zip(teams, ranked)]
+    names = [team if teams.count(team) == 1 or e.baseline else "%s [%s]" % (team, shown(e.submission))
+             for team, e in zip(teams, ranked)]
+    for entry, name in zip(ranked, unique_names(names)):
+        entry.name = name

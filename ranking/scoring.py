@@ -13,7 +13,8 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from . import PROGRAM_DIR
-from .downloads import Entry, KitError, stage
+from .entries import Entry
+from .unpacking import KitError, stage
 from scorer.run.in_process import score_in_process
 from scorer.tracks.registry import TRACKS
 from scorer.machinery.per_item import ItemStatistics
@@ -54,7 +55,7 @@ def score_entry(entry: Entry, reference_dir: str, program_dir: str = PROGRAM_DIR
         statistics = result.statistics
         matrix = np.array(statistics.rows, dtype=np.float64).reshape(len(statistics.items),
                                                                      len(statistics.columns))
-        statistics.rows = []  # the matrix holds them (a list of tuples is ~10 times larger)
+        statistics.rows = []  # the matrix holds them; the list of tuples, larger, is let go
         scored.scores[track] = dict(result.scores)
         scored.statistics[track] = (statistics, matrix)
         if result.table and track in TECHNIQUE_TRACKS:

@@ -46,15 +46,11 @@ def resample_counts(n_items: int, resamples: int, seed: int) -> np.ndarray:
     return counts
 
 
-def resampled_scores(statistics: ItemStatistics, matrix: np.ndarray, counts: np.ndarray, key: str) -> np.ndarray:
-    """Score ``key`` on each resample: the aggregate of (counts × per-item statistics)."""
-    return resampled_score_matrix([(statistics, matrix)], counts, key)[0]
-
-
 def pool_labels(statistics: ItemStatistics, matrix: np.ndarray, key: str) -> Tuple[ItemStatistics, np.ndarray]:
     """The statistics with every technique pooled into one, when ``key`` depends on the pooled sums
-    only (the track module's ``POOLED_KEYS``: micro-F1, span P/R/F1; not a macro average): sums are linear, so pooling before the
-    resampling equals pooling after, and the product is 20 times smaller."""
+    only (the track module's ``POOLED_KEYS``: micro-F1, span P/R/F1; not a macro average): sums are
+    linear, so pooling before the resampling equals pooling after, on a product with one column
+    per kind of statistic instead of one per technique and kind."""
     labels = statistics.labels
     if len(labels) < 2 or key not in BY_NAME[statistics.track].pooled_keys:
         return statistics, matrix

@@ -22,8 +22,10 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT))
 import codabench  # noqa: E402
 from codabench_client import download as download_module  # noqa: E402
-from ranking.downloads import (check_export_meets_download, discover, download_phase, export_of_phase,  # noqa: E402
-                               read_results_export)
+from ranking.client_download import CLIENT_MANIFEST  # noqa: E402
+from ranking.codabench_download import download_phase  # noqa: E402
+from ranking.codabench_export import check_export_meets_download, export_of_phase, read_results_export  # noqa: E402
+from ranking.downloads import discover  # noqa: E402
 
 TOKEN = "organiser-token-0123456789abcdef"
 
@@ -278,7 +280,7 @@ def test_the_site_going_away_mid_download_and_a_second_run_resuming(fake, capsys
     assert code == 0, err
     assert len([r for r in fake.requests[before:] if r.startswith("GET /storage/")]) == 2  # nothing twice
     assert [e.platform_id for e in discover(str(out_dir)).entries] == ["100", "101", "102", "103"]
-    manifest = json.loads((out_dir / download_module.MANIFEST).read_text())
+    manifest = json.loads((out_dir / CLIENT_MANIFEST).read_text())
     assert sorted(manifest["files"]) == ["100", "101", "102", "103"]
 
 
@@ -327,7 +329,7 @@ def test_check_reports_the_gold_open_by_key_and_exits_non_zero(fake, capsys):
 
 def test_check_tells_a_blind_phases_stand_in_from_gold(fake, capsys, tmp_path):
     """A blind phase's reference data (the build's stand-in: scoring_config.json says blind, no
-    answers) taken by key is 'open', not gold. The stand-in is told by what it holds (issue 38): the
+    answers) taken by key is 'open', not gold. The stand-in is told by what it holds: the
     one the scoring program derives from the test gold, as the build uploads it."""
     from scorer.outputs.blind import stand_in_reference
     folder, _ = stand_in_reference(str(ROOT / "reference_data" / "test"), str(tmp_path))

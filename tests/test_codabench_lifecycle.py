@@ -29,7 +29,7 @@ def zip_of(entries) -> bytes:
 
 def real_stand_in() -> bytes:
     """The blind stand-in the scoring program derives from the sample test gold, zipped as the build
-    zips it: `check` tells a stand-in by what it holds (issue 38), never by its settings' flag."""
+    zips it: `check` tells a stand-in by what it holds, never by its settings' flag."""
     import tempfile
     from pathlib import Path
     from scorer.outputs.blind import stand_in_reference

@@ -1,5 +1,5 @@
-"""Hostile round 5 (issue 38): the organisers' tools under a hostile site, a careless folder and odd
-names. One test per case, by class:
+"""The organisers' tools under a hostile site, a careless folder and odd names. One test per case,
+by class:
 
 1. data loss: the tools write only into folders they made or that hold their own marker and
    nothing else (release_task.py --out, codabench.py download OUT);
@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT))
 import codabench  # noqa: E402
 import rank_submissions  # noqa: E402
 from codabench_client import release as release_module  # noqa: E402
-from codabench_client.site import CodabenchError, Site  # noqa: E402
+from codabench_client.errors import CodabenchError  # noqa: E402
+from codabench_client.site import Site  # noqa: E402
 from ranking.downloads import discover  # noqa: E402
 from task_release.citation import citation_cff, release_metadata, zenodo_json  # noqa: E402
 from task_release.errors import ReleaseError  # noqa: E402
@@ -380,7 +381,7 @@ def test_check_calls_the_real_gold_beside_a_blind_flag_open(fake, capsys, tmp_pa
     code, out, err = client(fake.url, capsys, "check", "1")
     assert code == 1
     lines = [line for line in out.splitlines() if "reference data by key" in line]
-    # the first phase's gold is its practice data, open by design (issue 37); every later phase's is OPEN
+    # the first phase's gold is its practice data, open by design; every later phase's is OPEN
     assert lines[0].startswith("open    ") and "gives a visitor the gold" in lines[0], lines
     assert all(line.startswith("OPEN    ") and "gives a visitor the gold" in line for line in lines[1:]), lines
 

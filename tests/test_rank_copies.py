@@ -10,7 +10,7 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT))
 from ranking.copies import NEAR, alike, describe, items_of  # noqa: E402
-from ranking.downloads import Entry  # noqa: E402
+from ranking.entries import Entry  # noqa: E402
 
 
 def submission(folder, records):

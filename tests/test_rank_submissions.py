@@ -27,7 +27,10 @@ from browser import CHROMIUM_FLAGS, chromium_path as _chromium
 
 sys.path.insert(0, str(ROOT))
 import rank_submissions  # noqa: E402
-from ranking.downloads import Entry, describe_entry, discover, parse_method_txt, read_teams  # noqa: E402
+from ranking.codalab_download import parse_method_txt  # noqa: E402
+from ranking.downloads import describe_entry, discover  # noqa: E402
+from ranking.entries import Entry  # noqa: E402
+from ranking.team_sheets import read_teams  # noqa: E402
 from ranking.scoring import score_entry  # noqa: E402
 from scorer.outputs.resampling import LEADERBOARDS  # noqa: E402
 

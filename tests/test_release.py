@@ -227,7 +227,7 @@ def test_no_test_text_in_anything_participants_get_before_the_test_phase(marked_
     test_texts = set().union(*texts.values())
     seen = []
     with zipfile.ZipFile(dist / "competition_bundle.zip") as upload:
-        # every entry, the later phases' reference data included: placeholders (issue 37), since the
+        # every entry, the later phases' reference data included: placeholders, since the
         # Codabench that exists serves any dataset by its key to anyone
         for entry in upload.namelist():
             seen += [(path, data) for path, data in _contents(upload.read(entry), entry)]

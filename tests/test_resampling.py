@@ -38,6 +38,8 @@ from scorer.tracks import absita, flc, nlu, t6_st1, t6_st2, t6_st3
 
 sys.path.insert(0, str(ROOT))
 from ranking import statistics as ranking  # noqa: E402
+from ranking.entries import Entry  # noqa: E402
+from ranking.scoring import Scored  # noqa: E402
 from scorer.tracks.registry import BY_NAME, TRACKS  # noqa: E402
 from scorer.outputs.resampling import LEADERBOARDS  # noqa: E402
 
@@ -224,14 +226,24 @@ def test_bootstrap_ci_against_rescoring_materialised_resamples(tmp_path):
     assert bootstrap_intervals(statistics, ["t6_st1_f1_micro"], 200, 5) == (200, {"t6_st1_f1_micro": expected})
     counts = ranking.resample_counts(len(statistics.items), 200, 5)
     matrix = np.array(statistics.rows, dtype=np.float64)
-    on_arrays = np.sort(ranking.resampled_scores(statistics, matrix, counts, "t6_st1_f1_micro"))
+    on_arrays = np.sort(ranking.resampled_score_matrix([(statistics, matrix)], counts, "t6_st1_f1_micro")[0])
     assert np.allclose(on_arrays, by_hand, rtol=0, atol=1e-12)
+    board = ranking.build_board("t6_st1", "t6_st1", "t6_st1_f1_micro", True, [_scored("a", result, "t6_st1")], 200, 5,
+                                "bootstrap")
+    assert np.allclose(board.ci[0], expected, rtol=0, atol=1e-12)
     assert expected[0] <= result.scores["t6_st1_f1_micro"] <= expected[1]
 
 
 def _stable_number(text: str) -> int:
     """A number from a text, the same in every run (``hash`` of a str is salted per process)."""
     return sum(ord(ch) * (i + 1) for i, ch in enumerate(text))
+
+
+def _scored(name, result, track):
+    """One submission as the organisers' tool holds it after scoring (``ranking.scoring.Scored``)."""
+    statistics = result.statistics
+    matrix = np.array(statistics.rows, dtype=np.float64).reshape(len(statistics.items), len(statistics.columns))
+    return Scored(Entry(name, name, "", name=name), {track: dict(result.scores)}, {track: (statistics, matrix)})
 
 
 def _nlu_statistics(per_item):
@@ -249,10 +261,12 @@ def test_paired_bootstrap_pvalue_against_the_definition_by_hand():
     resamples = resample_indices(30, 300, 9)
     point = [aggregate(s, column_totals(s))["nlu_score"] for s in systems]
     star = [[aggregate(s, totals_over(s, indices))["nlu_score"] for indices in resamples] for s in systems]
-    counts = ranking.resample_counts(30, 300, 9)
-    resampled = np.stack([ranking.resampled_scores(s, np.array(s.rows, dtype=float), counts, "nlu_score")
-                          for s in systems])
-    pvalues = ranking.paired_bootstrap_pvalues(np.array(point), resampled)
+    entered = [Scored(Entry(name, name, "", name=name), {"nlu": {"nlu_score": value}},
+                              {"nlu": (s, np.array(s.rows, dtype=float))})
+               for name, s, value in zip("abc", systems, point)]
+    board = ranking.build_board("nlu", "nlu", "nlu_score", True, entered, 300, 9, "bootstrap")
+    row = {scored.entry.name: r for r, scored in enumerate(board.rows)}
+    pvalues = np.array([[board.pvalues[row[x], row[y]] for y in "abc"] for x in "abc"])
     for i in range(3):
         for j in range(3):
             deltas = [x - y for x, y in zip(star[i], star[j])]
@@ -298,7 +312,7 @@ def test_pooled_techniques_give_the_same_resampled_scores(dev_submissions):
         matrix = np.array(statistics.rows, dtype=np.float64)
         pooled = ranking.pool_labels(statistics, matrix, key)[0]
         assert (len(pooled.columns) < len(statistics.columns)) == (not key.endswith("_macro"))
-        found = ranking.resampled_scores(statistics, matrix, counts, key)
+        found = ranking.resampled_score_matrix([(statistics, matrix)], counts, key)[0]
         assert np.allclose(found, expected, rtol=0, atol=1e-12), track
 
 
