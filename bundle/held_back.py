@@ -4,9 +4,11 @@ The Codabench that exists serves any dataset by its key to anyone (codalab/codab
 and lists every task's reference-data key to every visitor of a published competition, and both
 platforms list every phase's files from registration on. So the upload holds nothing made from a
 later phase's data: in its place each later phase's reference data is a **placeholder**, a zip
-holding only ``held_back.json`` (which file it stands for, which phase, when it is due), which both
-platforms' unpackers accept (a task needs a reference data file on Codalab v1.5). The real zips go
-to ``dist/release_<folder>/``, and ``codabench.py`` sets them on the phase's task when due:
+holding only ``held_back.json`` (which file it stands for, its sha256 and kind, which phase and
+tracks, when it is due), which both platforms' unpackers accept (a task needs a reference data file
+on Codalab v1.5). The real zips go to ``dist/release_<folder>/`` (``dist/<track>/release_<folder>/``
+per track), and ``codabench.py`` sets them on the phase's task when due, only the zip the
+placeholder names (its sha256), each kind by its own command:
 
 - a blind phase's stand-in (the public inputs, no answers) with the phase's public data and starting
   kit, when the phase opens (``codabench.py release``);
@@ -24,23 +26,29 @@ import datetime
 import io
 import json
 import zipfile
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Sequence
 
 from .zips import FIXED_TIME
 
 PLACEHOLDER_ENTRY = "held_back.json"
 GOLD_FOLDER = "gold"
+GOLD, STAND_IN = "gold", "blind stand-in"  # a placeholder's kinds
 # Between the end of a phase and the start of the phase that migrates its submissions when that
 # phase's gold is held back: the organiser attaches the gold in this window (Codabench migrates once
 # the later phase's start has passed; its site worker runs every 5 minutes).
 GOLD_WINDOW = datetime.timedelta(days=1)
 
 
-def placeholder(reference_data: str, phase: str, kind: str, release: str, due: str) -> bytes:
+def placeholder(reference_data: str, phase: str, kind: str, release: str, due: str, after: str, sha256: str,
+                tracks: Sequence[str]) -> bytes:
     """The zip standing in the upload for the reference data ``reference_data`` of ``phase``:
-    ``kind`` is ``"gold"`` or ``"blind stand-in"``; ``release`` the path under ``dist/`` of the real
-    zip; ``due`` when it goes up. Reproducible bytes."""
+    ``kind`` is ``GOLD`` or ``STAND_IN``; ``release`` the path under the build's output folder of
+    the real zip (``<track>/release_<folder>/...`` in a ``--per-track`` build); ``due`` when it goes
+    up, in words, and ``after`` (ISO 8601, UTC) the moment the build's schedule allows it from;
+    ``sha256`` the real zip's and ``tracks`` the competition's: ``codabench.py`` sets no other zip in
+    its place. Reproducible bytes."""
     note = {"held_back": reference_data, "phase": phase, "kind": kind, "release": release, "due": due,
+            "after": after, "sha256": sha256, "tracks": list(tracks),
             "why": "nothing of a later phase's data is in the upload: the Codabench that exists serves any "
                    "dataset by its key to anyone; the organisers attach it when it is due"}
     buffer = io.BytesIO()

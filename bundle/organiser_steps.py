@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import posixpath
 import shlex
 from typing import List
 
+from .held_back import GOLD, STAND_IN
 from .keys import V15_YAML
 from .upload import KIT_ZIP, UPLOAD, Upload
 
@@ -43,7 +45,7 @@ def organiser_steps(upload: Upload, out_dir: str) -> List[str]:
              % (" (track %s)" % upload.subfolder if upload.subfolder else ""),
              "  now: .venv/bin/python codabench.py upload %s, then codabench.py publish COMPETITION"
              % shlex.quote(os.path.join(short, UPLOAD))]
-    blind_due = {label: due for label, kind, _, due in upload.pending if kind == "blind stand-in"}
+    blind_due = {label: due for label, kind, _, due in upload.pending if kind == STAND_IN}
     for label, public, kit in upload.releases:
         folder = os.path.join(short, os.path.dirname(public))
         what = "public data, starting kit" + (" and reference data (the blind stand-in, no answers)"
@@ -51,10 +53,10 @@ def organiser_steps(upload: Upload, out_dir: str) -> List[str]:
         lines.append("  when phase %s opens: .venv/bin/python codabench.py release COMPETITION %s %s/   (%s)"
                      % (label, shlex.quote(label), shlex.quote(folder), what))
     for label, kind, where, due in upload.pending:
-        if kind == "gold":
+        if kind == GOLD:
             when, command = _when(due), due[len(_when(due)) + 2:]
-            lines.append("  %s: .venv/bin/python %s" % (when, command.replace("dist/" + where, shlex.quote(
-                os.path.join(short, where)))))
+            lines.append("  %s: .venv/bin/python %s" % (when, command.replace(
+                "dist/" + posixpath.join(upload.subfolder, where), shlex.quote(os.path.join(short, where)))))
     return lines
 
 
@@ -70,6 +72,6 @@ def upload_line(upload: Upload) -> str:
         return prefix + "%s holds every phase's data; nothing is owed" % UPLOAD
     owed = ["%s's %s %s" % (label, kind, _when(due)) for label, kind, _, due in upload.pending]
     owed += ["%s's public data and starting kit when it opens" % label for label, _, _ in upload.releases
-             if not any(label == other and kind == "blind stand-in" for other, kind, _, _ in upload.pending)]
+             if not any(label == other and kind == STAND_IN for other, kind, _, _ in upload.pending)]
     return prefix + ("%s holds the first phase's data and, for each later phase, a placeholder; owed on the "
                      "platform by the steps above: %s" % (UPLOAD, "; ".join(owed)))

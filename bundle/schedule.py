@@ -9,6 +9,7 @@ never (``phase_never_ends``).
 from __future__ import annotations
 
 import datetime
+import posixpath
 from typing import Any, Dict, List, Optional, Tuple
 
 from .competition import sorted_phases
@@ -55,7 +56,7 @@ def due_text(config: Dict[str, Any], phase: Dict[str, Any], blind: bool, where: 
     label, start = phase["label"], times[id(phase)][0]
     if blind:
         return ("when phase %s opens (%s): codabench.py release COMPETITION %s dist/%s/"
-                % (label, utc_text(start), label, where.split("/")[0]))
+                % (label, utc_text(start), label, posixpath.dirname(where)))
     previous = phases[number - 1]
     end = times[id(previous)][1]
     if gold_after_end(phases, number):
@@ -63,6 +64,17 @@ def due_text(config: Dict[str, Any], phase: Dict[str, Any], blind: bool, where: 
                 "dist/%s" % (previous["label"], utc_text(end), label, utc_text(start), label, where))
     return ("when phase %s opens (%s), not before: codabench.py attach-gold COMPETITION %s dist/%s"
             % (label, utc_text(start), label, where))
+
+
+def due_from(config: Dict[str, Any], phase: Dict[str, Any], blind: bool) -> datetime.datetime:
+    """The moment from which the build's schedule lets a held-back zip of ``phase`` go up: the
+    phase's start, or for gold attached before a migrating phase starts, the previous phase's end."""
+    times = {id(p): (start, end) for p, start, end in schedule(config)}
+    phases = sorted_phases(config)
+    number = [id(p) for p in phases].index(id(phase))
+    if not blind and gold_after_end(phases, number):
+        return times[id(phases[number - 1])][1]
+    return times[id(phase)][0]
 
 
 def utc_text(moment: datetime.datetime) -> str:

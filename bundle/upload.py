@@ -11,8 +11,10 @@ and a blind phase's stand-in, in the upload; a later phase's gold is held back a
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import posixpath
 from typing import Any, Dict, List, Sequence, Tuple
 
 from baselines import write_submission
@@ -21,7 +23,7 @@ from scorer.readers.problems import ReferenceDataError
 
 from .checks.report import Report
 from .competition import phase_folder, settings_name, sorted_phases
-from .held_back import GOLD_FOLDER, placeholder
+from .held_back import GOLD, GOLD_FOLDER, STAND_IN, placeholder
 from .keys import V15_YAML, V2_YAML
 from .kit import starting_kit
 from .lifecycle import is_blind
@@ -29,7 +31,7 @@ from .pages import fill_page
 from .paths import PAGES
 from .platforms import edition, solution_name, v15_yaml, v2_yaml
 from .public_data import derive_public_data, later_items_problems, public_ids
-from .schedule import due_text
+from .schedule import due_from, due_text
 from .zips import folder_data, folder_entries, read_bytes, zip_bytes
 
 UPLOAD = "competition_bundle.zip"
@@ -135,13 +137,16 @@ def reference_data(upload: Upload, nested: Dict[str, bytes], shown: Dict[str, An
             nested[phase["reference_data"]] = real  # the first phase's data (or inputs public by choice)
             continue
         # a later phase's data: held back (bundle/held_back.py); a placeholder in the upload
-        kind = "blind stand-in" if blind else "gold"
+        kind = STAND_IN if blind else GOLD
         where = "release_%s/%s%s" % (folder, "" if blind else GOLD_FOLDER + "/", phase["reference_data"])
-        due = due_text(shown, phase, blind, where)
+        release = posixpath.join(upload.subfolder, where)  # under the build's output folder
+        due = due_text(shown, phase, blind, release)
         upload.files[where] = real
         upload.held_back[phase["reference_data"]] = real
         upload.pending.append((str(phase["label"]), kind, where, due))
-        nested[phase["reference_data"]] = placeholder(phase["reference_data"], str(phase["label"]), kind, where, due)
+        nested[phase["reference_data"]] = placeholder(
+            phase["reference_data"], str(phase["label"]), kind, release, due, due_from(shown, phase, blind).isoformat(),
+            hashlib.sha256(real).hexdigest(), [track.name for track in tracks])
 
 
 def public_data_and_kits(upload: Upload, nested: Dict[str, bytes], config: Dict[str, Any], phases: List[Dict[str, Any]],
