@@ -12,31 +12,40 @@
     .venv/bin/python codabench.py check COMPETITION
 
 COMPETITION: its id or its page's URL (``release``: several, comma-separated, for a
-``--per-track`` build, with the build's ``dist/`` as the folder); PHASE: its name (any: Test,
-Evaluation, ...) or its id. The token is the organiser's (``POST /api/api-token-auth/`` with the
+``--per-track`` build, with the build's ``dist/`` as the folder); PHASE: its id, or its name when
+only one phase has it. The token is the organiser's (``POST /api/api-token-auth/`` with the
 username and password, or the profile page), sent as ``Authorization: Token <token>`` to the site
 only.
 
+Each command checks what the site holds, not its own records: a file counts as on the site once
+the site serves its bytes (size and sha256 read back); phases are ordered by the site's ``index``
+(a competition whose phases have none is refused); every list the site gives is filtered again by
+competition, phase and owner. Each success says what the site now holds; a second run says
+``unchanged``.
+
 - ``upload``: the bundle as a dataset of type competition_bundle; waits for the unpacker; prints
-  the competition's id and URL, or the platform's error.
-- ``publish``: the competition published (visitors get 404 until then); a second run changes nothing.
-- ``release``: the phase's public data and starting kit uploaded as datasets and set on the
-  phase, and a blind phase's reference data (the stand-in) set on its task in place of the
-  build's placeholder, then read back; a second run changes nothing.
-- ``attach-gold``: a held-back phase's gold set on its task, refused before the phase before it
-  has ended; failed migrated copies (scored on the placeholder) re-run.
+  the competition's id and URL, or the platform's error (a bundle of the same bytes that made a
+  competition already: that competition).
+- ``publish``: the competition published (visitors get 404 until then).
+- ``release``: the phase's public data and starting kit set on the phase (datasets the site
+  serves for the competition already reused), and a blind phase's reference data (the stand-in
+  its placeholder names) set on its task, then read back; never a zip whose placeholder says gold.
+- ``attach-gold``: a held-back phase's gold (the zip its placeholder names, by sha256) set on its
+  task, refused before the phase before it has ended on the site and in the build's schedule;
+  failed migrated copies (scored on the placeholder) re-run.
 - ``copy-fact-sheets``: each migrated submission of the phase gets its source's fact-sheet answers.
 - ``baselines``: the kit's baseline, made from the phase's public data (a public data zip or folder,
   or the upload for the first phase), submitted from the token's account with a fact sheet that
   marks it (team ``Baseline (organisers)``); Force_Last shows one row per account, so one baseline
-  per account; a second run changes nothing.
+  per account.
 - ``download``: the phase's submissions (all, those on the board, or each participant's last
   finished one) and the results export into OUT, which ``rank_submissions.py`` reads
   (``rank_submissions.py OUT --results OUT/results.json ...``); resumes where it stopped.
 - ``check``: what an anonymous visitor can take (gold by dataset key, a hidden board, a
-  submission's details); ``closed`` for what is not yet due (a later phase's placeholder), ``open``
-  for what is public by design or due, ``OPEN`` otherwise; exit 1 when gold can be taken before it
-  is due.
+  submission's details); ``closed`` for what is not yet due (a later phase's placeholder, with the
+  site's dates), ``open`` for what is public by design (a phase's practice gold: not blind, no
+  later phase scoring on it) or due, ``OPEN`` otherwise; exit 1 when gold can be taken before it is
+  due.
 
 Every failure is one line (exit 1; bad arguments exit 2), never a traceback or the token.
 """
@@ -48,13 +57,14 @@ import os
 import sys
 from typing import List, Optional, Sequence
 
+from codabench_client import baseline
 from codabench_client import check as check_module
 from codabench_client import download as download_module
-from codabench_client import lifecycle
+from codabench_client import lifecycle, migration
 from codabench_client import release as release_module
 from codabench_client import resources
+from codabench_client import upload as upload_module
 from codabench_client.errors import CodabenchError
-from codabench_client.shapes import identifier as site_id
 from codabench_client.site import Site
 from ranking.names import shown
 
@@ -122,18 +132,7 @@ def run_with(args, token: Optional[str]) -> int:
     if args.command == "upload":
         if not os.path.isfile(args.bundle):
             raise CodabenchError("%s: no such file (build it with build_bundle.py)" % shown(args.bundle))
-        done = resources.upload_dataset(site, args.bundle, "competition_bundle")
-        if "status_id" not in done:
-            raise CodabenchError("the site took the file but started no unpacker (no status_id in its answer)")
-        status_id = site_id(done["status_id"], "the site's answer to the upload, status_id")
-        print("uploaded %s (%d bytes); the site unpacks it (status id %d)"
-              % (shown(args.bundle), os.path.getsize(args.bundle), status_id))
-        identifier = resources.wait_for_unpacker(site, status_id, args.wait)
-        comp = resources.competition(site, identifier)
-        phases = ", ".join("%s (id %s)" % (shown(str(p.get("name", ""))), p.get("id")) for p in comp["phases"])
-        print("competition %d: %s/competitions/%d/  %s; phases: %s"
-              % (identifier, site.base, identifier, shown(str(comp.get("title", "")), 300), phases))
-        return 0
+        return upload_module.upload_bundle(site, args.bundle, args.wait)
     if args.command == "release":
         release_module.release(site, competitions_of(args.competition), args.phase, args.folder)
         return 0
@@ -144,10 +143,10 @@ def run_with(args, token: Optional[str]) -> int:
     if args.command == "attach-gold":
         return lifecycle.attach_gold(site, resources.competition_id(args.competition), args.phase, args.gold)
     if args.command == "baselines":
-        return lifecycle.submit_baseline(site, resources.competition_id(args.competition), args.phase, args.public,
-                                         args.multilabel)
+        return baseline.submit_baseline(site, resources.competition_id(args.competition), args.phase, args.public,
+                                        args.multilabel)
     if args.command == "copy-fact-sheets":
-        return lifecycle.copy_fact_sheets(site, resources.competition_id(args.competition), args.phase)
+        return migration.copy_fact_sheets(site, resources.competition_id(args.competition), args.phase)
     if args.command == "download":
         return download_module.download(site, resources.competition_id(args.competition), args.phase, args.out,
                                         args.select)

@@ -39,10 +39,11 @@ from ranking.codabench_export import MAX_EXPORT_MEMBER_BYTES
 from ranking.names import shown
 from ranking.unpacking import MAX_MEMBER_BYTES, MAX_MEMBER_RATIO, RATIO_FLOOR_BYTES
 
-from . import resources
+from . import phases, resources
+from .datasets import sha256_of
 from .download_folder import (check_out, is_complete, load_manifest, save_manifest, write_atomic, write_failed,
                               write_table)
-from .errors import CodabenchError, HTTPStatusError, URLRefused
+from .errors import CodabenchError, HTTPStatusError, SiteDistrusted, URLRefused
 from .shapes import identifier as site_id
 from .shapes import record, records, text
 from .site import Site
@@ -165,6 +166,8 @@ def fetch(site: Site, url: str, path: str, shown_as: str) -> int:
         raise
     except URLRefused as error:  # a URL the client does not open (file:, ...): this file, never retried
         raise FileProblem(str(error), retry=False) from None
+    except SiteDistrusted:
+        raise  # another host than the site's and its storage's: the command stops
     except CodabenchError as error:
         raise Stopped(str(error)) from None
     with answer:
@@ -236,7 +239,8 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
              say: Callable[[str], None] = print) -> int:
     """Download; 0 when every chosen submission is in OUT (or refused, with its reason), 1 otherwise."""
     comp = resources.competition(site, comp_id)
-    phase = resources.phase_of(comp, phase_arg)
+    phase = phases.phase_of(comp, phase_arg)
+    phases.ordered(comp)
     phase_id = site_id(phase["id"], "the phase's id")
     check_out(out)
     what = "the submissions of phase %d" % phase_id
@@ -288,7 +292,7 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
         except Stopped as stop:
             stopped = str(stop)
             break
-        files[str(identifier)] = {"name": name, "bytes": size, "sha256": resources.sha256_of(path),
+        files[str(identifier)] = {"name": name, "bytes": size, "sha256": sha256_of(path),
                                   "owner": str(submission.get("owner") or ""), "phase": phase_id}
         fetched += 1
         save_manifest(out, manifest)

@@ -15,3 +15,8 @@ class HTTPStatusError(CodabenchError):
     def __init__(self, message: str, code: int):
         super().__init__(message)
         self.code = code
+
+
+class SiteDistrusted(CodabenchError):
+    """The site sent the client where it may not go (another origin, another scheme, a second
+    storage host): the command stops, whatever it was doing."""

@@ -1,11 +1,12 @@
 """Release day: a held-back phase's public data and starting kit (``build_bundle.py`` writes them
-to ``dist/release_<folder>/``) uploaded as datasets of their types and set on the phase
-(``PATCH /api/phases/<id>/``: ``PhaseSerializer`` has ``public_data`` and ``starting_kit``
-writable, by dataset id, as the competition editor's phase form sets them), then read back.
+to ``dist/release_<folder>/``) set on the phase (``PATCH /api/phases/<id>/``: ``PhaseSerializer``
+has ``public_data`` and ``starting_kit`` writable, by dataset id, as the competition editor's phase
+form sets them), and a blind phase's stand-in on its task (``reference``), then read back.
 
-Idempotent: each dataset's description carries the file's sha256; a file the phase already has is
-left alone, and one uploaded earlier (a run stopped before the phase was set) is reused, not
-uploaded again.
+Idempotent by what the site serves: a file the phase already has (its bytes read back) is left
+alone; one the site serves for this competition already (another phase's, e.g. Evaluation's inputs
+for Post-Evaluation, or an upload of a run that stopped before setting the phase) is reused; a
+half-made dataset (its file missing or different) is replaced by a new upload, never reused.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Callable, Dict, List, Tuple
 
 from ranking.names import shown
 
-from . import lifecycle, resources
+from . import datasets, phases, reference, resources
 from .errors import CodabenchError
 from .shapes import identifier
 from .site import Site
@@ -93,83 +94,99 @@ def folder_for(comp: dict, folder: str, phase: dict, several: bool) -> str:
                             ", ".join(candidates) if candidates else "no release_* folder"))
 
 
-def _dataset_id(site: Site, kind: str, key: str) -> int:
-    found = [d for d in site.pages("/api/datasets/", what="the new dataset", _type="dataset", key=key)
-             if d.get("key") == key]
+def _dataset_id(site: Site, key: str, owner: str, kind: str) -> int:
+    found = [d for d in datasets.mine(site, kind, owner) if d.get("key") == key]
     if not found:
         raise CodabenchError("dataset %s was uploaded but the site does not list it among your datasets" % key)
     return identifier(found[0].get("id"), "dataset %s, id" % key)
+
+
+def dataset_for(site: Site, comp: dict, phase: dict, kind: str, label: str, file: datasets.Local, today: str,
+                tell: Callable[[str], None]) -> Tuple[int, str, bool]:
+    """(dataset id, key, changed) of the dataset the phase's ``kind`` is to be: the phase's own when
+    the site serves ``file`` as it; else one the site serves it as for this competition (another
+    phase's, an earlier run's upload of the organiser's), else a new upload."""
+    comp_id, where = int(comp["id"]), phases.where(int(comp["id"]), phase)
+    current = phase.get(kind)
+    if isinstance(current, dict) and datasets.serves(site, current, file):
+        tell("%s: %s already %s (dataset %s, its bytes served): unchanged"
+             % (where, label, shown(current.get("name", ""), 300), current.get("key")))
+        return identifier(current.get("id"), "%s, %s, id" % (where, kind)), str(current.get("key")), False
+    others = [p.get(kind) for p in phases.ordered(comp) if p is not phase and isinstance(p.get(kind), dict)]
+    found = datasets.first_serving(site, others, file)
+    if found is not None:
+        tell("%s: %s %s: the site serves it for this competition already (dataset %s, another phase's): reused"
+             % (where, label, shown(file.name), found.get("key")))
+        return identifier(found.get("id"), "%s, %s, id" % (where, kind)), str(found.get("key")), True
+    owner = datasets.me(site)
+    own = datasets.mine(site, kind, owner)
+    found = datasets.first_serving(site, [d for d in own if datasets.made_for(d, comp_id)], file)
+    if found is not None:
+        tell("%s: %s %s was uploaded before and the site serves it (dataset %s): reused"
+             % (where, label, shown(file.name), found.get("key")))
+        return identifier(found.get("id"), "your %s datasets, id" % label), str(found.get("key")), True
+    title = str(comp.get("title", ""))
+    # unique per competition and content: the site refuses a second dataset of the same name
+    name = datasets.free_name("%s #%d - %s - %s - %s - %s" % (shown(title, 150), comp_id,
+                                                            shown(str(phase.get("name", "")), 60), label, today,
+                                                            file.sha256[:8]), own)
+    description = ("%s of phase %s (id %s) of competition %d (%s), released %s by codabench.py from %s; sha256:%s"
+                   % (label, phase.get("name"), phase.get("id"), comp_id, title, today, file.name, file.sha256))
+    key = str(datasets.upload_dataset(site, file, kind, name=name, description=description[:1000]).get("key"))
+    tell("%s: uploaded %s (%d bytes, served back whole) as %s dataset %s, \"%s\"" % (where, shown(file.name),
+                                                                                   file.size, label, key, name))
+    return _dataset_id(site, key, owner, kind), key, True
 
 
 def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: bool = False,
                 today: str = "", say: Callable[[str], None] = print) -> List[str]:
     """Attach the release in ``folder`` to one competition's phase; the lines it printed."""
     comp = resources.competition(site, comp_id)
-    phase = resources.phase_of(comp, phase_arg)
+    phase = phases.phase_of(comp, phase_arg)
+    phases.ordered(comp)
     folder = folder_for(comp, folder, phase, several)
     files = release_files(folder)
     today = today or datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-    title, phase_name, phase_id = str(comp.get("title", "")), str(phase.get("name", "")), int(phase["id"])
-    where = "competition %d, phase %s (id %d)" % (comp_id, shown(phase_name), phase_id)
+    phase_id = int(phase["id"])
+    where = phases.where(comp_id, phase)
     lines: List[str] = []
 
     def tell(line: str) -> None:
         lines.append(line)
         say(line)
 
-    start = lifecycle._utc(phase.get("start"))
-    if start is not None and start > lifecycle.now_utc():
+    plan = reference.release_plan(site, comp, phase, folder, tell)  # a gold zip in the folder: refused here
+    start = phases.utc(phase.get("start"))
+    if start is not None and start > phases.now_utc():
         # the competition API lists every phase's dataset keys to any visitor: what goes up now is public now
         tell("%s: note: the phase starts %s; what this release uploads can be taken by anyone from now on "
              "(the site lists its keys to every visitor), not from the phase's start" % (where, shown(str(phase.get("start")))))
     changes: Dict[str, int] = {}
     expected: Dict[str, Tuple[int, str]] = {}
     for kind, _, label in KINDS:
-        if kind not in files:
-            continue
-        path = files[kind]
-        tag = "sha256:" + resources.sha256_of(path)
-        current = phase.get(kind) or {}
-        if isinstance(current, dict) and tag in str(current.get("description") or ""):
-            tell("%s: %s already %s (dataset %s): unchanged" % (where, label, shown(current.get("name", ""), 300),
-                                                                current.get("key")))
-            expected[kind] = (identifier(current.get("id"), "%s, %s, id" % (where, kind)), str(current.get("key")))
-            continue
-        # one uploaded for this phase by a run that stopped before setting it (the same file for
-        # another competition, e.g. two tracks with the same inputs, gets its own dataset and name)
-        mark = "of phase %s of competition %d (" % (phase_name, comp_id)
-        earlier = [d for d in resources.my_datasets(site, kind)
-                   if tag in str(d.get("description") or "") and mark in str(d.get("description") or "")]
-        if earlier:
-            dataset_id, key = identifier(earlier[0].get("id"), "your %s datasets, id" % label), str(earlier[0].get("key"))
-            tell("%s: %s %s was uploaded before (dataset %s): reused" % (where, label, shown(os.path.basename(path)), key))
-        else:
-            # unique per competition and content: the site refuses a second dataset of the same name
-            name = "%s #%d - %s - %s - %s - %s" % (shown(title, 150), comp_id, shown(phase_name, 60), label, today,
-                                                  tag[len("sha256:"):][:8])
-            description = ("%s of phase %s of competition %d (%s), released %s by codabench.py from %s; %s"
-                           % (label, phase_name, comp_id, title, today, os.path.basename(path), tag))
-            done = resources.upload_dataset(site, path, kind, name=name, description=description[:1000])
-            key = str(done.get("key"))
-            dataset_id = _dataset_id(site, kind, key)
-            tell("%s: uploaded %s (%d bytes) as %s dataset %s, \"%s\"" % (where, shown(os.path.basename(path)),
-                                                                          os.path.getsize(path), label, key, name))
-        changes[kind] = dataset_id
-        expected[kind] = (dataset_id, key)
+        if kind in files:
+            dataset_id, key, changed = dataset_for(site, comp, phase, kind, label, datasets.local(files[kind]), today,
+                                                   tell)
+            expected[kind] = (dataset_id, key)
+            if changed:
+                changes[kind] = dataset_id
     if changes:
         site.call("PATCH", "/api/phases/%d/" % phase_id, changes, what="setting %s of %s" % (", ".join(changes), where))
     # read back as the competition page loads it
-    phase = resources.phase_of(resources.competition(site, comp_id), str(phase_id))
+    phase = phases.phase_of(resources.competition(site, comp_id), str(phase_id))
     for kind, (dataset_id, key) in expected.items():
         now = phase.get(kind) or {}
         got = now.get("id") if isinstance(now, dict) else now
-        if got != dataset_id:
+        if got != dataset_id or not isinstance(now, dict) or now.get("key") != key:
             raise CodabenchError("%s: after the change the phase's %s is %s, not dataset %s: set it in the editor "
                                  "(Edit > Phases > %s)" % (where, kind, shown(str(got)), key, kind.replace("_", " ")))
     listed = "; ".join("%s \"%s\" (%s)" % (label, shown((phase.get(kind) or {}).get("name", ""), 300), expected[kind][1])
                        for kind, _, label in KINDS if kind in expected)
     tell("%s now lists: %s%s" % (where, listed, "" if changes else " (nothing changed)"))
-    lifecycle.release_reference(site, comp_id, phase, folder, today, tell)
+    for path, tasks in plan.items():
+        reference.set_reference(site, comp_id, phase, [t for t in phases.tasks_of(phase)
+                                                       if str(t.get("id")) in {str(x.get("id")) for x in tasks}],
+                                path, today, tell)
     return lines
 
 

@@ -5,6 +5,12 @@ line (``codabench_client.errors``).
 The token (DRF ``TokenAuthentication``: ``Authorization: Token <key>``) is sent to the site's API
 (``<site>/api/...``) only: never to the storage URLs the site hands out (presigned S3 URLs), nor
 after a redirect elsewhere; no message carries it.
+
+Where the client goes: the site, and for files its one storage (every presigned URL a Codabench
+hands out is signed by one storage client: the first origin other than the site's that it names, a
+dataset's download redirect or an upload URL, is its storage, on the site's scheme). An API call
+redirected to another origin, a scheme change, or a file on a third host stops the command
+(``SiteDistrusted``).
 """
 
 from __future__ import annotations
@@ -16,11 +22,11 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Callable, Dict, Iterator, Optional
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from ranking.names import shown
 
-from .errors import CodabenchError, HTTPStatusError, URLRefused
+from .errors import CodabenchError, HTTPStatusError, SiteDistrusted, URLRefused
 from .shapes import depth_within, record
 from .transport import (MIN_FILE_RATE, Answer, Deadline, NoRedirects, SameOriginRedirects, guarded_opener,
                         is_loopback, origin)
@@ -65,7 +71,7 @@ class Site:
     none (an anonymous visitor)."""
 
     def __init__(self, url: str, token: Optional[str] = None, timeout: float = 60.0, allow_http: bool = False,
-                 warn: Optional[Callable[[str], None]] = None):
+                 warn: Optional[Callable[[str], None]] = None, storage: Optional[List[Tuple[str, str]]] = None):
         parts = urllib.parse.urlsplit(url.strip())
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise CodabenchError("--site %s: expected the site's address, e.g. https://www.codabench.org"
@@ -81,31 +87,54 @@ class Site:
         self.token = token
         self.timeout = timeout
         self.allow_http = allow_http
+        self.storage = storage if storage is not None else []  # the storage's origin, once the site names it
         self._opener = guarded_opener(SameOriginRedirects(self.checked_url))
         self._no_redirects = guarded_opener(NoRedirects())
 
     def anonymous(self) -> "Site":
-        return Site(self.base, None, self.timeout, self.allow_http, warn=lambda line: None)
+        """The site as a visitor sees it (no token), with the same storage."""
+        return Site(self.base, None, self.timeout, self.allow_http, warn=lambda line: None, storage=self.storage)
 
     def url(self, path: str) -> str:
         return path if "://" in path else self.base + "/" + path.lstrip("/")
 
-    def checked_url(self, url: str, what: str = "") -> str:
+    def checked_url(self, url: str, what: str = "", source: str = "") -> str:
         """``url`` when the client may open it: https, or http to this machine (or anywhere with
-        --allow-http); a URL the site hands out (a file's, a page's, a redirect's) is never trusted
-        for its scheme (``file:``, ``ftp:``, ``data:`` are refused, one line)."""
+        --allow-http); a URL the site hands out (a file's, a page's, a redirect's from ``source``)
+        is never trusted for its scheme (``file:``, ``ftp:``, ``data:`` are refused, one line), nor
+        for its origin (``trusted_origin``)."""
         parts = urllib.parse.urlsplit(url)
         scheme = parts.scheme.lower()
         try:
             host = parts.hostname
         except ValueError:
             host = None
-        if scheme == "https" and host:
-            return url
-        if scheme == "http" and host and (is_loopback(host) or self.allow_http):
-            return url
-        raise URLRefused("%s: the site gave the URL %s; only https (or http to this machine) is opened"
-                         % (what or "a URL", shown(self._scrub(url), 120)))
+        if not (scheme == "https" and host) and not (scheme == "http" and host and (is_loopback(host) or self.allow_http)):
+            raise URLRefused("%s: the site gave the URL %s; only https (or http to this machine) is opened"
+                             % (what or "a URL", shown(self._scrub(url), 120)))
+        self.trusted_origin(url, what or "a URL", source)
+        return url
+
+    def trusted_origin(self, url: str, what: str, source: str = "") -> None:
+        """Nothing when ``url`` is on the site, or a file on its storage (the first other origin the
+        site names, on the site's scheme); SiteDistrusted otherwise: a scheme change, an API call
+        redirected off the site, a second storage host."""
+        target, site = origin(url), origin(self.base)
+        if target == site:
+            return
+        seen = "%s://%s" % target
+        if target[0] != site[0]:
+            raise SiteDistrusted("%s: the site sent the client from %s to %s (a scheme change): stopped, nothing was "
+                                 "read from there" % (what, site[0], shown(self._scrub(seen), 120)))
+        if source and self.is_api(source):
+            raise SiteDistrusted("%s: the site's API redirected to another origin, %s: stopped, nothing was read from "
+                                 "there" % (what, shown(self._scrub(seen), 120)))
+        if not self.storage:
+            self.storage.append(target)
+        elif self.storage[0] != target:
+            raise SiteDistrusted("%s: a file on %s, neither the site (%s) nor its storage (%s://%s): stopped, nothing "
+                                 "was read from there" % (what, shown(self._scrub(seen), 120), self._host(self.base),
+                                                          self.storage[0][0], self.storage[0][1]))
 
     def _request(self, method: str, url: str, data: Optional[bytes], headers: Dict[str, str]) -> urllib.request.Request:
         request = urllib.request.Request(url, data=data, method=method)  # (url already checked_url's)

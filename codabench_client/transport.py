@@ -26,14 +26,15 @@ READ_CHUNK = 1 << 16
 class SameOriginRedirects(urllib.request.HTTPRedirectHandler):
     """Follow redirects, dropping the token when the target is another origin (a dataset key's
     download redirects to the storage's URL); a target the site may not send us to (``file:``,
-    ``ftp:``, http to another machine) ends the request (``Site.checked_url``)."""
+    ``ftp:``, http to another machine, another origin than the site's and its storage's) ends the
+    request (``Site.checked_url``, given the target, what it is and where it came from)."""
 
-    def __init__(self, check: Callable[[str, str], str]) -> None:
+    def __init__(self, check: Callable[[str, str, str], str]) -> None:
         super().__init__()
         self.check = check
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
-        newurl = self.check(urllib.parse.urljoin(req.full_url, newurl), "a redirect")
+        newurl = self.check(urllib.parse.urljoin(req.full_url, newurl), "a redirect", req.full_url)
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
         if new is not None:
             new.deadline = getattr(req, "deadline", None)

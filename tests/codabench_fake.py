@@ -3,16 +3,29 @@ answering with the shapes recorded from a real site (``tests/fixtures/codabench/
 names, status codes, error bodies and pagination. It is a fake of the API's surface, not of the
 platform: no unpacker, no scoring; a bundle upload makes a competition from the fixture.
 
+As the platform's code has it (``src/apps/api/``, read, not copied): ``POST /api/datasets/``
+stores an empty file before it answers with the upload URL (``DataViewSet.create``), and the
+completion call sets ``file_size`` from what the storage holds (``Data.save``), so a failed upload
+leaves an empty dataset; ``/api/my_profile/`` names the token's user; the datasets list filters by
+``?_type=`` (``dataset``, ``bundle``, ``submission``) and names a bundle's competition; a phase's
+``status`` is computed from its dates at each answer (``PhaseDetailSerializer.get_status``) and
+each task names its ``phase``.
+
 Switches for the failures the client must survive: ``short_once`` (storage paths whose first GET
 ends early), ``stop_after_files`` (the whole site stops answering after that many file GETs, until ``down``
 is set back to False),
 ``missing_pages`` (list URLs that answer 404), ``submission_page_size`` (paginate the submissions
-list, as a site may), ``unpack_error`` (the unpacker fails with this message).
+list, as a site may), ``unpack_error`` (the unpacker fails with this message),
+``failing_storage_puts`` (that many storage PUTs answer 500 and store nothing), ``ignores_queries``
+(lists ignore ``?phase=``, ``?_type=`` and ``?type=``: every submission, every user's dataset),
+``download_hosts`` (dataset key -> the origin its download redirects to instead of the site's),
+``api_redirects`` (API path -> the URL it redirects to).
 """
 
 from __future__ import annotations
 
 import copy
+import datetime
 import json
 import os
 import re
@@ -26,6 +39,8 @@ from typing import Dict, List, Optional
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "codabench")
 TOKENS = {"organiser-token-0123456789abcdef": "organiser", "participant-token-0123456789abcd": "participant1"}
 DATASET_PAGE = 2  # BasicPagination's page_size is 10 on the site; small here to make pages
+DATASET_TYPES = ("input_data", "public_data", "reference_data", "ingestion_program", "scoring_program",
+                 "starting_kit", "solution")  # ?_type=dataset
 
 
 def fixture(name: str):
@@ -56,6 +71,10 @@ class FakeCodabench:
         self.file_gets = 0
         self.down = False  # True: every request is hung up on (the site went away)
         self.refuse_storage_puts = False  # the storage refuses the upload (an expired presigned URL)
+        self.failing_storage_puts = 0  # that many storage PUTs fail with HTTP 500 (the empty file stays)
+        self.ignores_queries = False
+        self.download_hosts: Dict[str, str] = {}
+        self.api_redirects: Dict[str, str] = {}
         self.slow: Dict[str, float] = {}  # path -> seconds the site takes to answer
         self.task_patches: List[tuple] = []  # (task id, body) of every PATCH /api/tasks/<id>/
         self.reruns: List[int] = []  # the submissions re-run
@@ -85,7 +104,7 @@ class FakeCodabench:
             if index:  # later phases held back: nothing attached yet
                 phase["public_data"] = phase["starting_kit"] = None
             task = phase["tasks"][0]
-            task["id"] = phase["id"]
+            task["id"] = task["phase"] = phase["id"]
             task["key"] = task["task"] = str(uuid.uuid4())
             task["name"] = "%s task" % name
             gold = self.add_dataset("reference_data", "%s_reference_data.zip" % name.lower(), b"GOLD " + name.encode(),
@@ -105,10 +124,45 @@ class FakeCodabench:
         dataset["value"] = dataset["key"]
         dataset["_path"] = "/storage/%s/%s" % (dataset["key"], file_name)
         dataset["_complete"] = data is not None
-        if data is not None:
-            self.storage[dataset["_path"]] = data
+        self.storage[dataset["_path"]] = data or b""  # DataViewSet.create: an empty file until the upload
         self.datasets.append(dataset)
         return dataset
+
+    def phase_status(self, phase: dict) -> str:
+        """As PhaseDetailSerializer.get_status computes it from the phase's dates, at each answer."""
+        def moment(text):
+            return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+        now = datetime.datetime.now(datetime.timezone.utc)
+        start, end = moment(phase.get("start")), moment(phase.get("end"))
+        if start is not None and start > now:
+            return "Next"
+        return "Previous" if end is not None and end < now else "Current"
+
+    def competition_answer(self, comp: dict) -> dict:
+        """The competition as its serializers render it now: each phase's status, each dataset as it is."""
+        answer = copy.deepcopy(comp)
+        by_key = {d["key"]: d for d in self.datasets}
+
+        def now(listed):
+            known = by_key.get(listed.get("key")) if isinstance(listed, dict) else None
+            return dict(listed, **self.dataset_answer(known)) if known else listed
+        for phase in answer["phases"]:
+            phase["status"] = self.phase_status(phase)
+            for field in ("public_data", "starting_kit"):
+                phase[field] = now(phase.get(field))
+            for task in phase["tasks"]:
+                task["public_datasets"] = [now(d) for d in task["public_datasets"]]
+        return answer
+
+    def dataset_answer(self, dataset: dict) -> dict:
+        """A dataset as the list shows it (DataDetailSerializer): its file_size as Data.save recorded it
+        at the completion call (0 before: the empty file), a bundle names the competition made from it."""
+        answer = {k: v for k, v in dataset.items() if not k.startswith("_")}
+        answer["file_size"] = float(len(self.storage.get(dataset["_path"], b""))) if dataset["_complete"] else 0.0
+        made = self.competitions.get(dataset.get("_competition"))
+        if dataset["type"] == "competition_bundle" and made is not None:
+            answer["competition"] = {"id": made["id"], "title": made["title"]}
+        return answer
 
     def add_submission(self, comp: dict, phase_index: int, owner: str, data: bytes, status: str = "Finished",
                        on_board: bool = True, team: str = "", file_name: str = "sample_submission.zip") -> dict:
@@ -307,7 +361,13 @@ class FakeCodabench:
                     if not found:
                         return self._send(404, None, raw=b"<html><title>Not Found</title></html>")
                     self.send_response(302)
-                    self.send_header("Location", fake.url + found[0]["_path"])
+                    self.send_header("Location", fake.download_hosts.get(key, fake.url) + found[0]["_path"])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if path in fake.api_redirects:
+                    self.send_response(302)
+                    self.send_header("Location", fake.api_redirects[path])
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
@@ -327,6 +387,10 @@ class FakeCodabench:
                 if method == "PUT" and fake.refuse_storage_puts:
                     return self._send(403, None, raw=b"<Error><Code>AccessDenied</Code><Message>Request has expired"
                                                      b"</Message></Error>")
+                if method == "PUT" and fake.failing_storage_puts:
+                    fake.failing_storage_puts -= 1
+                    return self._send(500, None, raw=b"<Error><Code>InternalError</Code><Message>We encountered an "
+                                                     b"internal error. Please try again.</Message></Error>")
                 if method == "PUT":
                     fake.storage[path] = body
                     return self._send(200, None, raw=b"")
@@ -382,16 +446,23 @@ class FakeCodabench:
                             state.update({"status": "Failed", "details": fake.unpack_error,
                                           "resulting_competition": None})
                         else:
-                            state["resulting_competition"] = fake.add_competition()["id"]
+                            state["resulting_competition"] = found[0]["_competition"] = fake.add_competition()["id"]
                         fake.statuses[status_id] = state
                         return self._send(200, {"status_id": status_id})
                     return self._send(200, {"key": found[0]["key"]})
-                if path == "/api/datasets/" and method == "GET":
-                    mine = [d for d in fake.datasets if d["created_by"] == user and d["type"] != "submission"
+                if path == "/api/datasets/" and method == "GET":  # DataViewSet.get_queryset
+                    if fake.ignores_queries:
+                        return self._page([fake.dataset_answer(d) for d in reversed(fake.datasets)], {}, DATASET_PAGE)
+                    types = {"dataset": DATASET_TYPES, "bundle": ("competition_bundle",),
+                             "submission": ("submission",)}.get(query.get("_type", ""))
+                    mine = [d for d in fake.datasets if d["created_by"] == user and (types is None or d["type"] in types)
                             and (not query.get("type") or d["type"] == query["type"])
                             and (not query.get("key") or d["key"] == query["key"])]
                     mine.sort(key=lambda d: -d["id"])
-                    return self._page(mine, query, DATASET_PAGE)
+                    return self._page([fake.dataset_answer(d) for d in mine], query, DATASET_PAGE)
+                if path == "/api/my_profile/" and method == "GET":  # GetMyProfile: MyProfileSerializer
+                    return self._send(200, {"username": user, "name": "", "email": "%s@example.org" % user,
+                                            "github_info": None})
                 match = re.match(r"^/api/competitions/(\d+)/creation_status/$", path)
                 if match:
                     state = fake.statuses.get(int(match.group(1)))
@@ -401,7 +472,7 @@ class FakeCodabench:
                     comp = fake.competitions.get(int(match.group(1)))
                     if comp is None or (user is None and not comp["published"]):
                         return self._error("no_competition")
-                    return self._send(200, self._public(comp))
+                    return self._send(200, self._public(fake.competition_answer(comp)))
                 match = re.match(r"^/api/competitions/(\d+)/results\.json$", path)
                 if match:
                     if user != "organiser":
@@ -432,7 +503,8 @@ class FakeCodabench:
                     return self._send(200, board)
                 if path == "/api/submissions/" and method == "GET":
                     rows = [self._public(s) for s in fake.submissions
-                            if str(s["phase"]) == query.get("phase") and (user == "organiser" or s["owner"] == user)]
+                            if (fake.ignores_queries or str(s["phase"]) == query.get("phase"))
+                            and (user == "organiser" or s["owner"] == user)]
                     rows.sort(key=lambda s: -s["id"])
                     if fake.submission_page_size:
                         return self._page(rows, query, fake.submission_page_size)

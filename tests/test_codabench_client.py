@@ -313,16 +313,17 @@ def test_check_reports_the_gold_open_by_key_and_exits_non_zero(fake, capsys):
     assert code == 1, err
     lines = out.splitlines()
     gold = [line for line in lines if "reference data by key" in line]
-    # the first phase's gold is its practice data (in the upload by design); the Test gold is taken
-    # while the phase before it still runs: OPEN
-    assert len(gold) == 2 and gold[0].startswith("open") and "the first phase's gold" in gold[0]
-    assert gold[1].startswith("OPEN    reference data by key: phase Test")
+    # the Development gold is its practice data (not blind, no later phase scores on it: public by
+    # design); the Test gold is taken while the phase before it still runs: OPEN
+    assert len(gold) == 2 and gold[0].startswith("open") and "public by design" in gold[0]
+    assert gold[1].startswith("OPEN    reference data by key: phase Test (id 11)")
     assert "the competition API shows a visitor this key" in gold[0]
-    assert any(line.startswith("open    detailed results of submission 102 (phase Test): a visitor reads them (published")
+    assert any(line.startswith("open    detailed results of submission 102 (phase Test (id 11)): a visitor reads them "
+                               "(published") for line in lines)
+    assert any(line.startswith("OPEN    details (submitted file, logs, outputs) of submission 102 (phase Test (id 11))")
                for line in lines)
-    assert any(line.startswith("OPEN    details (submitted file, logs, outputs) of submission 102 (phase Test)")
+    assert any(line.startswith("open    board of phase Test (id 11): public by the competition's settings")
                for line in lines)
-    assert any(line.startswith("open    board of phase Test: public by the competition's settings") for line in lines)
     # only the visitor's requests tried the channels: no token on them
     assert all(r.endswith(" -") for r in fake.requests if "/datasets/download/" in r or "get_leaderboard" in r)
 
@@ -346,8 +347,9 @@ def test_check_tells_a_blind_phases_stand_in_from_gold(fake, capsys, tmp_path):
     code, out, err = run(fake, capsys, "check", "1")
     assert code == 0, err  # the Development gold: the first phase's, open by design
     lines = [line for line in out.splitlines() if "reference data by key" in line]
-    assert lines[0].startswith("open    reference data by key: phase Development") and "gives a visitor the gold" in lines[0]
-    assert lines[1].startswith("open    reference data by key: phase Test") and "a blind phase's stand-in" in lines[1]
+    assert lines[0].startswith("open    reference data by key: phase Development (id 10)") and \
+        "gives a visitor the gold" in lines[0]
+    assert lines[1].startswith("open    reference data by key: phase Test (id 11)") and "a blind phase's stand-in" in lines[1]
 
 
 def test_check_when_the_keys_lead_nowhere(fake, capsys):
@@ -357,8 +359,8 @@ def test_check_when_the_keys_lead_nowhere(fake, capsys):
     code, out, err = run(fake, capsys, "check", "1")
     assert code == 0, err
     assert out.splitlines()[0].startswith("closed  competition API: a visitor gets HTTP 404")
-    assert "closed  reference data by key: phase Test, task Test task: a visitor gets HTTP 404" in out
-    assert "OPEN    board of phase Test (hidden in the editor): get_leaderboard gives a visitor 0 rows" in out
+    assert "closed  reference data by key: phase Test (id 11), task Test task (id 11): a visitor gets HTTP 404" in out
+    assert "OPEN    board of phase Test (id 11) (hidden in the editor): get_leaderboard gives a visitor 0 rows" in out
 
 
 def test_a_participants_token_downloads_nothing(fake, capsys, tmp_path, monkeypatch):
@@ -422,7 +424,7 @@ def test_a_corrected_release_the_same_day_replaces_the_phases_dataset(fake, caps
     (folder / "test_public_data.zip").write_bytes(b"corrected public data")
     code, out, err = run(fake, capsys, "release", "1", "Test", str(folder))
     assert code == 0, err
-    assert "starting kit already" in out and "uploaded test_public_data.zip (21 bytes)" in out
+    assert "starting kit already" in out and "uploaded test_public_data.zip (21 bytes" in out
     assert comp["phases"][1]["public_data"]["key"] != first
     assert fake.storage["/storage/%s/test_public_data.zip" % comp["phases"][1]["public_data"]["key"]] == \
         b"corrected public data"

@@ -5,9 +5,10 @@ saying `closed` for everything not yet due and exiting 0 at every step."""
 
 from __future__ import annotations
 
+import hashlib
 import io
-import re
 import json
+import re
 import zipfile
 
 from conftest import ROOT
@@ -16,7 +17,7 @@ from test_codabench_client import TOKEN, fake, run, token  # noqa: F401  (the fa
 import sys
 
 sys.path.insert(0, str(ROOT))
-from bundle.held_back import placeholder  # noqa: E402
+from bundle.held_back import GOLD, STAND_IN, placeholder  # noqa: E402
 
 
 def zip_of(entries) -> bytes:
@@ -42,7 +43,7 @@ def real_stand_in() -> bytes:
 
 
 BLIND = real_stand_in()
-GOLD = zip_of({"semeval2021_t6_st1.json": '[{"id": "1", "labels": ["Smears"]}]', "scoring_config.json": "{}"})
+GOLD_ZIP = zip_of({"semeval2021_t6_st1.json": '[{"id": "1", "labels": ["Smears"]}]', "scoring_config.json": "{}"})
 
 
 def competition(fake, published=False):
@@ -53,13 +54,23 @@ def competition(fake, published=False):
              ("2099-01-02T00:00:00Z", None)]
     for phase, (start, end) in zip(comp["phases"], dates):
         phase["start"], phase["end"] = start, end
-    for phase, name, kind in ((comp["phases"][1], "test-blind_reference_data.zip", "blind stand-in"),
-                              (comp["phases"][2], "test_reference_data.zip", "gold")):
-        key = phase["tasks"][0]["public_datasets"][0]["key"]
-        dataset = next(d for d in fake.datasets if d["key"] == key)
-        fake.storage[dataset["_path"]] = placeholder(name, phase["name"], kind, "release_test/" + name, "later")
+    for phase, name, kind, data in ((comp["phases"][1], "test-blind_reference_data.zip", STAND_IN, BLIND),
+                                    (comp["phases"][2], "test_reference_data.zip", GOLD, GOLD_ZIP)):
+        set_file(fake, phase, held_back(name, phase["name"], kind, data))
     comp["phases"][1]["hide_output"] = True
     return comp
+
+
+def held_back(name, phase_name, kind, data, after="2020-02-01T00:00:00+00:00", tracks=("t6_st1",)):
+    """The build's placeholder of ``data`` (bundle/held_back.py), due from ``after``."""
+    return placeholder(name, phase_name, kind, "release_test/" + name, "later", after,
+                       hashlib.sha256(data).hexdigest(), tracks)
+
+
+def set_file(fake, phase, data):
+    """The bytes the site serves as the phase's task's reference data."""
+    key = phase["tasks"][0]["public_datasets"][0]["key"]
+    fake.storage[next(d for d in fake.datasets if d["key"] == key)["_path"]] = data
 
 
 def release(tmp_path):
@@ -68,7 +79,7 @@ def release(tmp_path):
     (folder / "test_public_data.zip").write_bytes(b"public data")
     (folder / "starting_kit.zip").write_bytes(b"kit")
     (folder / "test-blind_reference_data.zip").write_bytes(BLIND)
-    (folder / "gold" / "test_reference_data.zip").write_bytes(GOLD)
+    (folder / "gold" / "test_reference_data.zip").write_bytes(GOLD_ZIP)
     return folder
 
 
@@ -107,42 +118,43 @@ def test_the_lifecycle_attaches_each_phases_data_when_due_and_check_says_closed_
     # Evaluation opens: public data, kit and the blind stand-in; Post-Evaluation's gold stays
     code, out, err = run(fake, capsys, "release", "1", "Evaluation", str(folder))
     assert code == 0, err
-    assert "uploaded test-blind_reference_data.zip" in out and "task 11 now scores on test-blind_reference_data.zip" in out
+    assert "uploaded test-blind_reference_data.zip" in out and "task Evaluation task (id 11) now scores on test-blind_reference_data.zip" in out
     assert stored(fake, reference_key(comp, 1)) == BLIND
     assert [patch for patch in fake.task_patches if patch[0] == 11][0][1]["reference_data"] == reference_key(comp, 1)
     code, out, err = run(fake, capsys, "release", "1", "Evaluation", str(folder))
     assert code == 0 and "uploaded" not in out
     assert re.search(r"reference data already [^\n]*test-blind_reference_data.zip[^\n]*: unchanged", out)
     code, out, err = run(fake, capsys, "release", "1", "Post-Evaluation", str(folder))
-    assert code == 0 and "reference data still the placeholder of test_reference_data.zip (gold)" in out
+    assert code == 0 and "reference data still the placeholder of test_reference_data.zip (gold;" in out
     lines = check_lines(fake, capsys)
     assert lines[1].startswith("open    reference data by key: phase Evaluation") and "stand-in" in lines[1]
     assert lines[2].startswith("closed  reference data by key: phase Post-Evaluation")
     # the gold before Evaluation has ended: refused, nothing changed
     gold = str(folder / "gold" / "test_reference_data.zip")
     code, out, err = run(fake, capsys, "attach-gold", "1", "Post-Evaluation", gold)
-    assert code == 1 and "phase Evaluation has not ended" in err
+    assert code == 1 and "phase Evaluation (id 11) has not ended on the site" in err
     assert not [patch for patch in fake.task_patches if patch[0] == 12]
     # Evaluation ended: the gold goes up, once
     comp["phases"][1]["end"] = "2021-01-01T00:00:00Z"
     code, out, err = run(fake, capsys, "attach-gold", "1", "Post-Evaluation", gold)
     assert code == 0, err
-    assert "task 12 now scores on test_reference_data.zip" in out
-    assert "the site migrates the board's entries of phase Evaluation then" in out
-    assert stored(fake, reference_key(comp, 2)) == GOLD
+    assert "task Post-Evaluation task (id 12) now scores on test_reference_data.zip" in out
+    assert "the site migrates the board's entries of phase Evaluation (id 11) then" in out
+    assert stored(fake, reference_key(comp, 2)) == GOLD_ZIP
     code, out, err = run(fake, capsys, "attach-gold", "1", "Post-Evaluation", gold)
     assert code == 0 and "unchanged" in out and "uploaded" not in out
     lines = check_lines(fake, capsys)
-    assert lines[2].startswith("open    reference data by key: phase Post-Evaluation") and "due, phase Evaluation ended" in lines[2]
+    assert lines[2].startswith("open    reference data by key: phase Post-Evaluation") and "due, phase Evaluation (id 11) ended" in lines[2]
 
 
 def test_the_gold_zip_must_be_the_one_the_placeholder_stands_for(fake, capsys, tmp_path):
     comp = competition(fake)
     comp["phases"][1]["end"] = "2021-01-01T00:00:00Z"
     other = tmp_path / "dev_reference_data.zip"
-    other.write_bytes(GOLD)
+    other.write_bytes(GOLD_ZIP)
     code, out, err = run(fake, capsys, "attach-gold", "1", "Post-Evaluation", str(other))
-    assert code == 1 and "its placeholder stands for test_reference_data.zip, not dev_reference_data.zip" in err
+    assert code == 1 and "its placeholder stands for test_reference_data.zip (gold; tracks t6_st1, sha256 " in err
+    assert err.endswith("), not dev_reference_data.zip\n")
 
 
 def test_a_migration_before_the_gold_is_re_run_and_fact_sheets_are_copied(fake, capsys, tmp_path):
@@ -180,11 +192,11 @@ def test_check_reports_a_board_entrys_file_closed_when_the_phase_hides_output(fa
     entry = fake.add_submission(comp, 1, "participant1", b"PK predictions")
     code, out, err = run(fake, capsys, "check", "1")
     assert code == 0, err
-    assert ("closed  details (submitted file, logs, outputs) of submission %d (phase Evaluation): a visitor gets "
+    assert ("closed  details (submitted file, logs, outputs) of submission %d (phase Evaluation (id 11)): a visitor gets "
             "HTTP 403" % entry["id"]) in out
     comp["phases"][1]["hide_output"] = False
     code, out, err = run(fake, capsys, "check", "1")
-    assert "OPEN    details (submitted file, logs, outputs) of submission %d (phase Evaluation)" % entry["id"] in out
+    assert "OPEN    details (submitted file, logs, outputs) of submission %d (phase Evaluation (id 11))" % entry["id"] in out
     assert code == 0  # the exit status is for the gold
     assert json.dumps(TOKEN) not in out
 
@@ -220,16 +232,14 @@ def test_a_per_track_release_sets_each_competitions_stand_in_from_its_own_folder
     comps = []
     for track in ("flc", "nlu"):
         comp = fake.add_competition(title="Six tracks (track %s)" % track, phases=("Development", "Evaluation"))
-        key = comp["phases"][1]["tasks"][0]["public_datasets"][0]["key"]
-        dataset = next(d for d in fake.datasets if d["key"] == key)
-        fake.storage[dataset["_path"]] = placeholder("test-blind_reference_data.zip", "Evaluation", "blind stand-in",
-                                                     "release_test/test-blind_reference_data.zip", "later")
+        stand_in = zip_of({"scoring_config.json": '{"blind": true}', "track.txt": track})
+        set_file(fake, comp["phases"][1], held_back("test-blind_reference_data.zip", "Evaluation", STAND_IN, stand_in,
+                                                    tracks=(track,)))
         folder = tmp_path / "dist" / track / "release_test"
         folder.mkdir(parents=True)
         (folder / "test_public_data.zip").write_bytes(b"public " + track.encode())
         (folder / "starting_kit.zip").write_bytes(b"kit")
-        (folder / "test-blind_reference_data.zip").write_bytes(zip_of({"scoring_config.json": '{"blind": true}',
-                                                                       "track.txt": track}))
+        (folder / "test-blind_reference_data.zip").write_bytes(stand_in)
         comps.append((comp, track))
     code, out, err = run(fake, capsys, "release", "1,2", "Evaluation", str(tmp_path / "dist"))
     assert code == 0, err
