@@ -16,10 +16,12 @@ ends early), ``stop_after_files`` (the whole site stops answering after that man
 is set back to False),
 ``missing_pages`` (list URLs that answer 404), ``submission_page_size`` (paginate the submissions
 list, as a site may), ``unpack_error`` (the unpacker fails with this message),
-``failing_storage_puts`` (that many storage PUTs answer 500 and store nothing), ``ignores_queries``
+``failing_puts`` (file names whose next storage PUT answers 500 and stores nothing), ``ignores_queries``
 (lists ignore ``?phase=``, ``?_type=`` and ``?type=``: every submission, every user's dataset),
-``download_hosts`` (dataset key -> the origin its download redirects to instead of the site's),
-``api_redirects`` (API path -> the URL it redirects to).
+``download_hosts`` (a dataset key, ``*`` for every one or ``new`` for those made from now on -> the
+origin its download redirects to instead of the storage's, ``storage_url``: another origin of the
+same server), ``api_redirects`` (API path -> the URL it redirects to); a phase's ``_status`` is the
+status the site's clock gives it in place of the one its dates give.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ class FakeCodabench:
         self.file_gets = 0
         self.down = False  # True: every request is hung up on (the site went away)
         self.refuse_storage_puts = False  # the storage refuses the upload (an expired presigned URL)
-        self.failing_storage_puts = 0  # that many storage PUTs fail with HTTP 500 (the empty file stays)
+        self.failing_puts: set = set()  # file names whose next storage PUT fails with HTTP 500 (the empty file stays)
         self.ignores_queries = False
         self.download_hosts: Dict[str, str] = {}
         self.api_redirects: Dict[str, str] = {}
@@ -82,6 +84,8 @@ class FakeCodabench:
         self.server = _QuietServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
+        # the storage (S3) is another origin, as AWS_S3_ENDPOINT_URL is the site's: the same server here
+        self.storage_url = "http://localhost:%d" % self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
@@ -130,6 +134,8 @@ class FakeCodabench:
 
     def phase_status(self, phase: dict) -> str:
         """As PhaseDetailSerializer.get_status computes it from the phase's dates, at each answer."""
+        if phase.get("_status"):
+            return phase["_status"]
         def moment(text):
             return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
         now = datetime.datetime.now(datetime.timezone.utc)
@@ -361,7 +367,8 @@ class FakeCodabench:
                     if not found:
                         return self._send(404, None, raw=b"<html><title>Not Found</title></html>")
                     self.send_response(302)
-                    self.send_header("Location", fake.download_hosts.get(key, fake.url) + found[0]["_path"])
+                    host = fake.download_hosts.get(key, fake.download_hosts.get("*", fake.storage_url))
+                    self.send_header("Location", host + found[0]["_path"])
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
@@ -387,8 +394,8 @@ class FakeCodabench:
                 if method == "PUT" and fake.refuse_storage_puts:
                     return self._send(403, None, raw=b"<Error><Code>AccessDenied</Code><Message>Request has expired"
                                                      b"</Message></Error>")
-                if method == "PUT" and fake.failing_storage_puts:
-                    fake.failing_storage_puts -= 1
+                if method == "PUT" and path.rsplit("/", 1)[-1] in fake.failing_puts:
+                    fake.failing_puts.discard(path.rsplit("/", 1)[-1])
                     return self._send(500, None, raw=b"<Error><Code>InternalError</Code><Message>We encountered an "
                                                      b"internal error. Please try again.</Message></Error>")
                 if method == "PUT":
@@ -432,7 +439,9 @@ class FakeCodabench:
                                                                      "delete that dataset or rename this one"]})
                     dataset = fake.add_dataset(payload["type"], payload["request_sassy_file_name"], None, owner=user,
                                                name=name, description=payload.get("description") or "")
-                    return self._send(201, {"key": dataset["key"], "sassy_url": fake.url + dataset["_path"]})
+                    if "new" in fake.download_hosts:
+                        fake.download_hosts[dataset["key"]] = fake.download_hosts["new"]
+                    return self._send(201, {"key": dataset["key"], "sassy_url": fake.storage_url + dataset["_path"]})
                 match = re.match(r"^/api/datasets/completed/([0-9a-f-]+)/$", path)
                 if match and method == "PUT":
                     found = [d for d in fake.datasets if d["key"] == match.group(1) and d["created_by"] == user]
@@ -452,7 +461,7 @@ class FakeCodabench:
                     return self._send(200, {"key": found[0]["key"]})
                 if path == "/api/datasets/" and method == "GET":  # DataViewSet.get_queryset
                     if fake.ignores_queries:
-                        return self._page([fake.dataset_answer(d) for d in reversed(fake.datasets)], {}, DATASET_PAGE)
+                        return self._page([fake.dataset_answer(d) for d in reversed(fake.datasets)], query, DATASET_PAGE)
                     types = {"dataset": DATASET_TYPES, "bundle": ("competition_bundle",),
                              "submission": ("submission",)}.get(query.get("_type", ""))
                     mine = [d for d in fake.datasets if d["created_by"] == user and (types is None or d["type"] in types)
@@ -516,13 +525,13 @@ class FakeCodabench:
                         return self._error("download_many_invalid")
                     return self._send(200, [{"name": "%d_%s_PhaseId%d_2026-11-26:%02d-%02d_%s"
                                                      % (s["id"], s["owner"], s["phase"], s["id"] % 60, 7, s["filename"]),
-                                             "url": fake.url + s["_data"]["_path"]} for s in found])
+                                             "url": fake.storage_url + s["_data"]["_path"]} for s in found])
                 match = re.match(r"^/api/submissions/(\d+)/(get_details|get_detail_result)/$", path)
                 if match:
                     found = [s for s in fake.submissions if s["id"] == int(match.group(1))]
                     if not found or (user is None and not found[0]["on_leaderboard"]):
                         return self._error("no_submission")
-                    url = fake.url + found[0]["_data"]["_path"]
+                    url = fake.storage_url + found[0]["_data"]["_path"]
                     details = fixture("details.json")
                     details.update({"data_file": url, "fact_sheet_answers": found[0]["fact_sheet_answers"]})
                     if match.group(2) == "get_detail_result":

@@ -269,13 +269,9 @@ def test_a_file_url_from_the_site_is_never_opened(fake, capsys, tmp_path):
     comp = fake.add_competition()
     submission = fake.add_submission(comp, 1, "participant1", submission_zip("semeval2021_t6_st1.json", "[]"))
     fake.storage.pop(submission["_data"]["_path"])
-    submission["_data"]["_path"] = "/storage/x"  # download_many answers with fake.url + this: made a file: URL
-    original = fake.url
-    fake.url = "file://" + str(tmp_path) + "/private.txt#"
-    try:
-        code, out, err = client(original, capsys, "download", "1", "Test", str(tmp_path / "out"))
-    finally:
-        fake.url = original
+    submission["_data"]["_path"] = "/storage/x"  # download_many answers with fake.storage_url + this: a file: URL
+    fake.storage_url = "file://" + str(tmp_path) + "/private.txt#"
+    code, out, err = client(fake.url, capsys, "download", "1", "Test", str(tmp_path / "out"))
     assert code != 0 or "refused" in out
     assert "only https" in out + err
     for path in (tmp_path / "out").rglob("*"):

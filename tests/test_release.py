@@ -4,6 +4,7 @@ back, the organiser's own tracks, one competition per track, the fact sheet, cle
 from __future__ import annotations
 
 import copy
+import hashlib
 import io
 import json
 import os
@@ -356,6 +357,15 @@ def test_one_competition_per_track(tmp_path):
         with zipfile.ZipFile(tmp_path / track.name / "competition_bundle.zip") as bundle:
             v2 = yaml.safe_load(bundle.read("competition.yaml"))
             v15 = yaml.safe_load(bundle.read("codalab_v1.5.yaml"))
+            # each placeholder names its own build's zip: its path, sha256 and the competition's track
+            for name, folder in (("test_reference_data.zip", "release_test/gold"), ("test-blind_reference_data.zip",
+                                                                                   "release_test")):
+                note = json.loads(zipfile.ZipFile(io.BytesIO(bundle.read(name))).read("held_back.json"))
+                held = tmp_path / track.name / folder / name
+                assert note["release"] == "%s/%s/%s" % (track.name, folder, name)
+                assert "dist/%s/%s" % (track.name, folder) in note["due"]
+                assert note["sha256"] == hashlib.sha256(held.read_bytes()).hexdigest()
+                assert note["tracks"] == [track.name]
             with zipfile.ZipFile(io.BytesIO(bundle.read("dev_reference_data.zip"))) as ref:
                 golds = [name for name in ref.namelist() if any(name.split("/")[0] in t.gold_names for t in TRACKS)]
         (board,) = v2["leaderboards"]
