@@ -4,7 +4,8 @@
                                                    submissions manager's bulk download names it
     OUT/results.json        the results export of the phase (the board and its fact sheets)
     OUT/submissions.csv     id, owner, team (fact sheet), date, status, on the board, file, bytes, sha256
-    OUT/failed.txt          what was not downloaded and why (rank_submissions.py lists each line)
+    OUT/failed.txt          only when something was not downloaded: what, and why
+                            (rank_submissions.py lists each line; removed once a run takes them all)
     OUT/codabench_download.json   what is complete (a second run resumes from it), and each
                                    file's submission id, owner and phase as the site lists them:
                                    rank_submissions.py takes the owners from it, not from the names
@@ -41,8 +42,8 @@ from ranking.unpacking import MAX_MEMBER_BYTES, MAX_MEMBER_RATIO, RATIO_FLOOR_BY
 
 from . import phases, resources
 from .datasets import sha256_of
-from .download_folder import (check_out, is_complete, load_manifest, save_manifest, write_atomic, write_failed,
-                              write_table)
+from .download_folder import (check_out, holds, is_complete, load_manifest, save_manifest, write_atomic,
+                              write_failed, write_table)
 from .errors import CodabenchError, HTTPStatusError, SiteDistrusted, URLRefused
 from .shapes import identifier as site_id
 from .shapes import record, records, text
@@ -308,11 +309,13 @@ def download(site: Site, comp_id: int, phase_arg: str, out: str, mode: str = "al
     data = json.dumps(export if export is not None else {}, indent=4).encode("utf-8")
     if len(data) > MAX_EXPORT_MEMBER_BYTES:
         raise CodabenchError("the results export is %d bytes, over %d" % (len(data), MAX_EXPORT_MEMBER_BYTES))
-    write_atomic(os.path.join(out, "results.json"), data)
+    results = os.path.join(out, "results.json")
+    same = fetched == 0 and holds(results, data)
+    write_atomic(results, data)
     entries = sum(len(board) for board in (export or {}).values() if isinstance(board, dict)) \
         if isinstance(export, dict) else 0
-    say("%d of %d submissions in %s (%d downloaded now, %d already there), results.json with %d board entries"
-        % (len(complete), len(chosen), shown(out), fetched, already, entries))
+    say("%d of %d submissions in %s (%d downloaded now, %d already there), results.json with %d board entries%s"
+        % (len(complete), len(chosen), shown(out), fetched, already, entries, ": unchanged" if same else ""))
     refused = len(problems) - len(retry)
     if retry:
         say("%d not downloaded (listed in failed.txt): run the same command again to retry them" % len(retry))

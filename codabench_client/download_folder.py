@@ -91,6 +91,17 @@ def write_atomic(path: str, data: bytes) -> None:
     os.replace(temporary, path)
 
 
+def holds(path: str, data: bytes) -> bool:
+    """Whether the regular file at ``path`` holds exactly ``data``."""
+    try:
+        if os.path.islink(path) or not os.path.isfile(path) or os.path.getsize(path) != len(data):
+            return False
+        with open(path, "rb") as handle:
+            return handle.read(len(data) + 1) == data
+    except OSError:
+        return False
+
+
 def is_complete(out: str, entry: Optional[dict]) -> bool:
     if not entry:
         return False

@@ -218,7 +218,9 @@ def test_download_gives_a_folder_rank_submissions_reads(fake, capsys, tmp_path):
     table = (out_dir / "submissions.csv").read_text().splitlines()
     assert table[0] == "id,owner,team,created_when,status,on_leaderboard,file,bytes,sha256"
     assert table[2].startswith("101,participant2,Team Two,") and ",Finished,True,101_participant2_PhaseId11_" in table[2]
-    assert not (out_dir / "failed.txt").exists()
+    assert not (out_dir / "failed.txt").exists()  # written only when something was not taken
+    code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
+    assert code == 0 and "(0 downloaded now, 4 already there), results.json with 2 board entries: unchanged" in out
 
 
 @pytest.mark.parametrize("mode, ids", [("leaderboard", ["101", "102"]), ("last", ["101", "102"]),
