@@ -155,7 +155,8 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
         lines.append(line)
         say(line)
 
-    plan = reference.release_plan(site, comp, phase, folder, tell)  # a gold zip in the folder: refused here
+    later: List[str] = []  # what the plan says of the tasks, said after the phase's datasets
+    plan = reference.release_plan(site, comp, phase, folder, later.append)  # a gold zip in the folder: refused here
     start = phases.utc(phase.get("start"))
     if start is not None and start > phases.now_utc():
         # the competition API lists every phase's dataset keys to any visitor: what goes up now is public now
@@ -183,6 +184,8 @@ def release_one(site: Site, comp_id: int, phase_arg: str, folder: str, several: 
     listed = "; ".join("%s \"%s\" (%s)" % (label, shown((phase.get(kind) or {}).get("name", ""), 300), expected[kind][1])
                        for kind, _, label in KINDS if kind in expected)
     tell("%s now lists: %s%s" % (where, listed, "" if changes else " (nothing changed)"))
+    for line in later:
+        tell(line)
     for path, tasks in plan.items():
         reference.set_reference(site, comp_id, phase, [t for t in phases.tasks_of(phase)
                                                        if str(t.get("id")) in {str(x.get("id")) for x in tasks}],

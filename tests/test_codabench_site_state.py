@@ -26,7 +26,7 @@ import zipfile
 import pytest
 
 from conftest import ROOT
-from test_codabench_client import TOKEN, fake, release_folder, run, token  # noqa: F401  (the fake site, its helpers)
+from test_codabench_client import fake, release_folder, run, token  # noqa: F401  (the fake site, its helpers)
 from test_codabench_lifecycle import (BLIND, GOLD_ZIP, competition, held_back, reference_key, release, set_file,
                                       stored, zip_of)
 
