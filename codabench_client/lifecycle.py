@@ -89,10 +89,8 @@ def attach_gold(site: Site, comp_id: int, phase_arg: str, path: str, today: str 
                              % (where, shown(str(before.get("name"))), before.get("id"), phases.dates(before)))
     file = datasets.local(path)
     todo = gold_tasks(site, comp_id, phase, file, now, say)
-    if todo:
+    if todo:  # (a task already serving it was said unchanged)
         reference.set_reference(site, comp_id, phase, todo, path, today, say)
-    else:
-        say("%s: the site serves %s as its reference data already: unchanged" % (where, shown(file.name)))
     start = phases.utc(phase.get("start"))
     if before is None:
         return 0

@@ -34,7 +34,8 @@ class SameOriginRedirects(urllib.request.HTTPRedirectHandler):
         self.check = check
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
-        newurl = self.check(urllib.parse.urljoin(req.full_url, newurl), "a redirect", req.full_url)
+        what = "the redirect of %s %s" % (req.get_method(), urllib.parse.urlsplit(req.full_url).path)
+        newurl = self.check(urllib.parse.urljoin(req.full_url, newurl), what, req.full_url)
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
         if new is not None:
             new.deadline = getattr(req, "deadline", None)
