@@ -110,9 +110,10 @@ def _is_blind_stand_in(data: bytes) -> bool:
 
 def _blind_flag(data: bytes) -> bool:
     """Whether the zip's ``scoring_config.json`` makes its phase blind (a phase's settings)."""
+    from scorer.readers.options import CONFIG_NAME
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            with archive.open("scoring_config.json") as handle:
+            with archive.open(CONFIG_NAME) as handle:
                 settings = json.loads(handle.read(1 << 20).decode("utf-8"))
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, EOFError, NotImplementedError, RuntimeError,
             zlib.error, RecursionError):
