@@ -193,4 +193,5 @@ def finish(found):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    from scorer.run.closed_pipe import exit_status
+    sys.exit(exit_status(main, sys.argv))

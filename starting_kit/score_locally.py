@@ -28,7 +28,8 @@ import sys
 import tempfile
 from typing import Dict, List
 
-from staging import HERE, KitError, check_items_dir, copy_reference, find_program, prepare_out, stage_submission
+from staging import (HERE, KitError, check_items_dir, copy_reference, find_program, prepare_out, run_command,
+                     stage_submission)
 
 
 def default_reference(phase: str) -> str:
@@ -327,4 +328,4 @@ def verdict(code: int, stderr: str, located=None, checked_only: bool = False) ->
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))
