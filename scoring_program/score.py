@@ -132,7 +132,7 @@ def score_submission(found, input_dir, reference_dir, options):
     try:
         tracks = phase_tracks(reference_dir)
         if not tracks:
-            raise ReferenceDataError(["reference data: no gold file of any track in ref/"])
+            raise ReferenceDataError(["reference data: no gold file of any track"])
         found.phase_tracks = [track.name for track, _ in tracks]
         submission = locate_submission(os.path.join(input_dir, "res"), [t for t, _ in tracks])
     except ReferenceDataError as error:
