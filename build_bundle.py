@@ -71,4 +71,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from scorer.run.closed_pipe import exit_status
+    sys.exit(exit_status(main))

@@ -1153,4 +1153,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    from scorer.run.closed_pipe import exit_status
+    sys.exit(exit_status(main))

@@ -3,7 +3,8 @@ sample submission, and its README, the template ``starting_kit/README.md`` fille
 
 Nothing about a track is written by hand outside its module and card, so the README can never drift
 from the scoring program: ``fill_template`` puts in the file names (``FILE_NAME``, ``GOLD_NAMES``,
-``RELEASED_GOLD``) and each track's "Submission format" section of its metric card;
+``RELEASED_GOLD``), each track's "Submission format" section of its metric card and the address of
+a submission's detailed results page (``scorer/outputs/verdict.py``);
 ``generated_sections`` appends the exact technique names of every technique track and the scores the
 sample submission (the baselines) gets on the first phase's gold, computed by the scoring program.
 """
@@ -20,6 +21,8 @@ import sys
 import tempfile
 import zipfile
 from typing import Dict, Sequence
+
+from scorer.outputs.verdict import DETAILED_RESULTS
 
 from .paths import KIT, PROGRAM
 
@@ -81,6 +84,7 @@ def fill_template(template: str, tracks: Sequence) -> str:
     released = list(dict.fromkeys(name for track in tracks
                                   for name in track.released_gold.values()))
     values = {
+        "DETAILED_RESULTS": DETAILED_RESULTS,
         "SUBMISSION_FILES": " ".join(track.filename for track in tracks),
         "FIRST_FILE": tracks[0].filename,
         "FIRST_KEY": tracks[0].keys[0],

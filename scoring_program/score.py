@@ -23,6 +23,7 @@ On the Codalab v1.5 worker the program stays alive a few seconds after its last 
 from __future__ import annotations
 
 import gc
+import json
 import os
 import sys
 
@@ -37,6 +38,13 @@ from scorer.readers.problems import ProgramError, ReferenceDataError, Submission
 # line on stderr, never a traceback.
 
 USAGE = "usage: python3 score.py INPUT_DIR OUTPUT_DIR [--items DIR]"
+# What a participant reads when the phase's reference data is still the build's placeholder.
+HELD_BACK = "held_back.json"  # bundle/held_back.py's PLACEHOLDER_ENTRY
+WAITING_FOR_GOLD = ("this phase's test answers are not attached yet, so nothing was scored: a submission copied "
+                    "here from the phase before is re-run when the organisers attach them (nothing to do); one "
+                    "you made in this phase: submit it again once they are attached")
+WAITING_FOR_INPUTS = ("this phase's inputs are not released yet, so nothing was checked: submit again once the "
+                      "organisers release them")
 DETAILS_HINT = ("organisers see the details by running scoring_program/score.py locally on this phase's "
                 "reference data with --items DIR")
 
@@ -131,8 +139,10 @@ def score_submission(found, input_dir, reference_dir, options):
     from scorer.run.submission import locate_submission
     try:
         tracks = phase_tracks(reference_dir)
+        if not tracks and held_back_problem(found, os.path.join(input_dir, "ref")):
+            return finish(found)
         if not tracks:
-            raise ReferenceDataError(["reference data: no gold file of any track in ref/"])
+            raise ReferenceDataError(["reference data: no gold file of any track"])
         found.phase_tracks = [track.name for track, _ in tracks]
         submission = locate_submission(os.path.join(input_dir, "res"), [t for t, _ in tracks])
     except ReferenceDataError as error:
@@ -178,6 +188,26 @@ def score_submission(found, input_dir, reference_dir, options):
     return finish(found)
 
 
+def held_back_problem(found, reference_dir):
+    """Whether the phase's reference data is the build's placeholder of data not attached yet
+    (``held_back.json``: ``bundle/held_back.py``): then the participant reads what happens next,
+    and the organisers' detail goes to a local run's items only."""
+    path = os.path.join(reference_dir, HELD_BACK)
+    if not os.path.isfile(path):
+        return False
+    try:
+        with open(path, encoding="utf-8") as handle:
+            note = json.loads(handle.read(1 << 16))
+    except (OSError, ValueError):
+        note = None
+    note = note if isinstance(note, dict) else {}
+    found.problems.append(WAITING_FOR_INPUTS if note.get("kind") == "blind stand-in" else WAITING_FOR_GOLD)
+    found.private_lines.append("reference data: %s is the build's placeholder of %s (%s), due %s"
+                               % (HELD_BACK, str(note.get("held_back"))[:200], str(note.get("kind"))[:50],
+                                  str(note.get("due"))[:300]))
+    return True
+
+
 def reference_problem(found, error):
     """One public line (file and place, never the gold), the details for a local run only."""
     more = " (and %d more)" % (len(error.public) - 1) if len(error.public) > 1 else ""
@@ -193,4 +223,5 @@ def finish(found):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    from scorer.run.closed_pipe import exit_status
+    sys.exit(exit_status(main, sys.argv))

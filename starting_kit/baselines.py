@@ -19,6 +19,7 @@ import os
 from typing import List, Sequence
 
 from score_locally import program_tracks
+from staging import run_command
 
 
 def write_submission(public_dir: str, out_dir: str, multilabel: str = "random", seed: int = 42) -> List[str]:
@@ -47,4 +48,4 @@ def main(argv: Sequence[str] = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_command(main))

@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 from score_locally import program_tracks, score_submission, verdict, write_other_phases
-from staging import HERE, KitError
+from staging import HERE, KitError, run_command
 
 
 def stand_in_gold(public_dir: str, gold_dir: str) -> list:
@@ -88,4 +88,4 @@ def metadata_problem(submission: str, res_dir: str) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))

@@ -28,7 +28,8 @@ import sys
 import tempfile
 from typing import Dict, List
 
-from staging import HERE, KitError, check_items_dir, copy_reference, find_program, prepare_out, stage_submission
+from staging import (HERE, KitError, check_items_dir, copy_reference, find_program, prepare_out, run_command,
+                     stage_submission)
 
 
 def default_reference(phase: str) -> str:
@@ -53,8 +54,8 @@ class Run:
 
 def score_submission(reference_dir: str, submission: str, out_dir: str, quiet: bool = False,
                      items_dir: str = "", resamples: int = 0, phase: str = "", check_staged=None) -> Run:
-    """score.py on ``submission``; its stdout (all of it, or with ``quiet`` only its messages:
-    ignored files, warnings, tracks not entered) and stderr are printed.
+    """score.py on ``submission``; its stdout (``shown_lines``: all of it, or with ``quiet`` only its
+    messages: ignored files, warnings, tracks not entered) and stderr are printed.
 
     A ``reference_dir`` without the competition's gold names may be a task's released folder
     (``released_reference``). The participant holds this gold, so problems with it are shown
@@ -79,7 +80,7 @@ def score_submission(reference_dir: str, submission: str, out_dir: str, quiet: b
         details = items_dir or os.path.join(work, "items")
         process = subprocess.run([sys.executable, program, input_dir, out_dir, "--items", details],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
-        sys.stdout.write(process.stdout if not quiet else "".join(line + "\n" for line in messages(process.stdout)))
+        sys.stdout.write("".join(line + "\n" for line in shown_lines(process.stdout, quiet)))
         if process.returncode == 0 and resamples > 0 and not quiet:
             print_confidence_intervals(ref_dir, res_dir, resamples)
         sys.stderr.write(process.stderr)
@@ -103,14 +104,17 @@ def locate(res_dir: str, ref_dir: str = ""):
         return None
 
 
-def messages(stdout: str) -> List[str]:
-    """score.py's stdout without its scores and progress lines: what it says about the files
-    (ignored entries, a wrapping folder), its warnings, and the tracks not entered."""
+def shown_lines(stdout: str, quiet: bool = False) -> List[str]:
+    """score.py's stdout as the kit shows it: without its line saying that the submission failed
+    (the kit ends with its own verdict, ``verdict``); with ``quiet``, also without its scores and
+    progress lines: what it says about the files (ignored entries, a wrapping folder), its
+    warnings, and the tracks not entered."""
     program_tracks()
+    from scorer.outputs.verdict import FAILED
     from scorer.tracks.registry import ALL_KEYS
     keys = set(ALL_KEYS)
-    return [line for line in stdout.splitlines()
-            if line.strip() and not line.startswith("scoring ") and line.split(":", 1)[0] not in keys]
+    return [line for line in stdout.splitlines() if not line.startswith(FAILED) and not (quiet and (
+        not line.strip() or line.startswith("scoring ") or line.split(":", 1)[0] in keys))]
 
 
 def write_other_phases(ref_dir: str, parent: str, leave_out: str = "") -> None:
@@ -317,6 +321,10 @@ def verdict(code: int, stderr: str, located=None, checked_only: bool = False) ->
                 "scores against its own gold")
     files = sorted({line.split(": ", 1)[0] for line in stderr.splitlines()
                     if line.split(": ", 1)[0] in {track.filename for track in program_tracks()}})
+    from scorer.run.submission import NO_FILE
+    if not files and any(line.startswith("submission: " + NO_FILE) for line in lines):
+        return ("platform: this submission would FAIL: none of its files has a name of this phase (above); "
+                "rename them as listed and submit again")
     where = ("the problems of %s above" % ", ".join(files)) if files else "the problems above"
     if checked_only:
         return ("platform: this submission would FAIL as a whole (nothing of it reaches the leaderboard, not even "
@@ -327,4 +335,4 @@ def verdict(code: int, stderr: str, located=None, checked_only: bool = False) ->
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_command(main))

@@ -12,10 +12,11 @@ import json
 import os
 import shutil
 import stat
+import sys
 import tempfile
 import zipfile
 import zlib
-from typing import Dict, List
+from typing import Callable, Dict, List
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_UNPACKED_BYTES = 6 * 200 * 1024 ** 2  # a zip that unpacks to more is refused (zip bomb): 6 tracks
@@ -36,6 +37,20 @@ def find_program() -> str:
         if os.path.isfile(candidate):
             return os.path.abspath(candidate)
     raise KitError("cannot find scoring_program/score.py next to this script")
+
+
+def run_command(main: Callable[[], int]) -> int:
+    """A kit script's exit status: ``main()``'s, ended quietly when its output is a closed pipe
+    (``| head -1``), as the scoring program's commands end (``scorer/run/closed_pipe.py``)."""
+    try:
+        program_dir = os.path.dirname(find_program())
+    except KitError as error:
+        print("%s: %s" % (os.path.splitext(os.path.basename(sys.argv[0]))[0], error), file=sys.stderr)
+        return 2
+    if program_dir not in sys.path:
+        sys.path.insert(0, program_dir)
+    from scorer.run.closed_pipe import exit_status
+    return exit_status(main)
 
 
 def file_limit() -> int:

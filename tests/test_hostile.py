@@ -100,6 +100,13 @@ CASES = [
     (ST3, '[{"id": "1", "labels": ["Transfers"]}, {"id": "2", "labels": []}]', "(did you mean 'Transfer'?)"),
     (ST1, '[{"id": "1", "labels": ["Transfer"]}, {"id": "2", "labels": []}]', "unknown technique 'Transfer'"),
     (FLC, "11\tName Calling,Labeling\t0\t5\n", "(did you mean 'Name_Calling,Labeling'?)"),
+    (ST1, '[{"id": "1", "labels": ["Name Calling"]}, {"id": "2", "labels": []}]',
+     "unknown technique 'Name Calling' (did you mean 'Name calling/Labeling'?)"),
+    (ST2, '[{"id": "1", "labels": [{"technique": "loaded_language", "start": 0, "end": 9}]}, {"id": "2", "labels": []}]',
+     "(did you mean 'Loaded Language'?)"),
+    (ST3, '[{"id": "1", "labels": ["Appeal to Emotions"]}, {"id": "2", "labels": []}]',
+     "(did you mean 'Appeal to (Strong) Emotions'?)"),
+    (FLC, "11\tName Calling\t0\t5\n", "(did you mean 'Name_Calling,Labeling'?)"),
     # columns
     (FLC, "11\tDoubt\t0\n", "line 1: expected 4 TAB-separated columns article_id, technique, start, end; found 3"),
     (FLC, "11\tDoubt\t0\t5\t0.9\n", "found 5"),

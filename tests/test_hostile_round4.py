@@ -263,7 +263,8 @@ def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_pat
     run = run_score(tmp_path, GOLD, {"semeval2021_t6_st1.json": VALID["semeval2021_t6_st1.json"],
                                      "nlp4if2019_flc.tsv": "11\tDoubt\t5\n"})
     assert run.returncode == 1
-    assert run.stdout.splitlines()[-1].startswith("the submission failed: nothing is recorded on the leaderboard")
+    from scorer.outputs.verdict import FAILED
+    assert run.stdout.splitlines()[-1].startswith(FAILED) and "the scores above" in run.stdout.splitlines()[-1]
     page = html.unescape((run.output / "detailed_results.html").read_text(encoding="utf-8"))
     body = page[page.index("<body>"):]
     assert body.index("This submission failed: nothing was recorded on the leaderboard.") < body.index("Problems")

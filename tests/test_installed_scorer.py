@@ -235,6 +235,15 @@ def test_settings_card_and_version(commands, tmp_path):
     assert run_command(command, "--version").stdout == "%s %s\n" % (COMMAND, __version__)
 
 
+def test_the_command_ends_quietly_on_a_closed_pipe(commands, tmp_path):
+    """``shared-task-score --help | head -1`` (tests/test_closed_pipe.py: every tool of the repository)."""
+    from test_closed_pipe import BUFFERING, assert_quiet, into_closed_pipe
+    for command in commands.values():
+        for arguments in (["--help"], ["--card", TRACKS[0].name]):
+            for buffering in BUFFERING:
+                assert_quiet(into_closed_pipe([str(command)] + arguments, buffering, tmp_path))
+
+
 def test_the_python_api(commands, tmp_path):
     python = commands["3.7"].parent / "python"
     gold = ROOT / "reference_data" / "dev" / "semeval2021_t6_st1.json"

@@ -48,4 +48,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from scorer.run.closed_pipe import exit_status
+    sys.exit(exit_status(main))

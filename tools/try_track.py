@@ -93,4 +93,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
+    from scorer.run.closed_pipe import exit_status
+    sys.exit(exit_status(main))

@@ -228,6 +228,7 @@ def write_blind_outputs(found) -> None:
     from ..readers.problems import capped
     from ..tracks.registry import BY_NAME
     from .scores_files import write_scores
+    from .verdict import failed_line
     shown = capped(found.problems, more=found.hidden, stopped=found.stopped)
     write_scores(found.output_dir, blind_scores(found.phase_tracks), {})
     not_entered = [name for name in found.phase_tracks if name not in found.submitted]
@@ -236,8 +237,11 @@ def write_blind_outputs(found) -> None:
     with open(os.path.join(found.output_dir, "detailed_results.html"), "w", encoding="utf-8",
               newline="\n") as handle:
         handle.write(render_blind_html(received, shown, not_entered))
+    if found.problems:
+        print(failed_line(False))
+        for line in shown:
+            print(line, file=sys.stderr)
+        return
     print(BLIND_LINE)
     for name in not_entered:
         print("%s: not entered (its leaderboard columns hold the same values as every other submission's)" % name)
-    for line in shown if found.problems else ():
-        print(line, file=sys.stderr)

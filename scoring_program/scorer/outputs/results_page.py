@@ -95,8 +95,9 @@ def render_html(results: Sequence[TrackResult], problems: Sequence[str], not_ent
                         "<h1>Detailed results</h1>"]
     if problems:  # the submission failed (exit status 1): the platform records none of the scores below
         parts.append('<p class="failed"><strong>This submission failed: nothing was recorded on the '
-                     'leaderboard.</strong> The problems below say why; any scores further down are those of the '
-                     'files that could be read, shown to help you fix the rest.</p>')
+                     'leaderboard.</strong> The problems below say why%s.</p>'
+                     % ("; the scores further down are those of the files that could be read, shown to help you "
+                        "fix the rest" if results else ""))
         parts.append("<h2>Problems</h2><ul>")
         parts.extend("<li>%s</li>" % e(line) for line in problems)
         parts.append("</ul>")

@@ -8,8 +8,8 @@
 - with ``--items DIR`` (a local run only: they reveal gold), the per-item files (``item_files.py``)
   and the error analysis (``error_analysis.py``);
 - a blind phase's outputs instead (``blind.py``): no score anywhere;
-- on stdout the scores, the tracks not entered and whether the submission failed; on stderr its
-  problems.
+- on stdout the scores, then the tracks not entered, or the line saying that the submission
+  failed (``verdict.py``); on stderr its problems.
 
 ``score.py`` calls ``write_outputs``. What the other tools show comes from the same functions:
 ``score_locally.py`` prints ``shown_intervals``, the installed scorer (``run/api.py``,
@@ -32,6 +32,7 @@ from .resampling import INTERVAL_SEED, MAX_INTERVAL_SUMS, ranking_intervals
 from .results_page import write_html
 from .scores_files import collect_scores, leaderboard_scores, write_scores
 from .signature import track_signature
+from .verdict import failed_line
 
 
 class RunFindings:
@@ -97,10 +98,10 @@ def write_outputs(found: RunFindings) -> None:
         write_error_analysis(found.items_dir, results)
     for key, value in scores.items():
         print("%s: %.6f" % (key, value))
-    for name in not_entered:
-        print("%s: not entered (its leaderboard columns rank last)" % name)
-    if found.problems:
-        print("the submission failed: nothing is recorded on the leaderboard%s (the problems: on stderr)"
-              % ("; the scores above are of the files that could be read" if scores else ""))
+    if found.problems:  # (the tracks not entered matter only to a submission the board records)
+        print(failed_line(bool(scores)))
         for line in shown:
             print(line, file=sys.stderr)
+        return
+    for name in not_entered:
+        print("%s: not entered (its leaderboard columns rank last)" % name)

@@ -14,6 +14,7 @@ scorer scores it.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any, Dict, Iterable, List, Sequence, Tuple
 
 # How many problem lines reach stderr; the rest is counted ("and N more problems").
@@ -175,19 +176,67 @@ def capped(lines: Sequence[str], limit: int = MAX_REPORTED, more: int = 0, stopp
 
 
 def did_you_mean(value: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'Loaded Language'?)`` for a near miss, else an empty string."""
-    import difflib  # only when a name is wrong
+    """`` (did you mean 'Name calling/Labeling'?)`` for a near miss of one of ``choices``, else ''.
 
-    choices = list(choices)
-    value = str(value)
+    A near miss has the same words as a choice but for case, spacing, punctuation and accents
+    (``loaded_language``, ``Flag waving``, ``Thought-terminating cliche``), or those of one part
+    of a choice made of parts (``Name Calling`` for ``Name calling/Labeling``, ``Straw Man`` for
+    ``Misrepresentation of Someone's Position (Straw Man)``), or its first words (``Appeal to
+    fear`` for ``Appeal_to_fear-prejudice``), or is a close spelling of any of them. Only
+    ``choices`` are suggested (a track's declared labels, never anything read from gold).
+
+    >>> did_you_mean("Name Calling", ["Loaded Language", "Name calling/Labeling"])
+    " (did you mean 'Name calling/Labeling'?)"
+    """
+    return _suggestion(str(value), tuple(choices))
+
+
+@lru_cache(maxsize=1024)  # a file repeats the same wrong label, and each is a line of its own
+def _suggestion(value: str, choices: Tuple[str, ...]) -> str:
     if len(value) > 2 * max(map(len, choices), default=0) + 10:
         return ""  # nothing that long is a near miss (and difflib's time grows with it)
-    folded = {c.casefold().replace("_", " "): c for c in choices}
-    key = value.casefold().replace("_", " ").strip()
-    if key in folded:
-        return " (did you mean %r?)" % folded[key]
-    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.75)
-    return " (did you mean %r?)" % folded[close[0]] if close else ""
+    whole, parts, squashed = _forms(choices)
+    key = _words(value)
+    found = (whole.get(key) or parts.get(key) or squashed.get(key.replace(" ", ""))
+             or [choice for form, named in whole.items() if len(key) > 3 and form.startswith(key + " ")
+                 for choice in named])
+    if not found:
+        import difflib  # only when nothing matched word for word
+        close = difflib.get_close_matches(key, list(whole) + list(parts), n=1, cutoff=0.75)
+        found = (whole.get(close[0]) or parts[close[0]]) if close else []
+    return " (did you mean %s?)" % " or ".join(repr(choice) for choice in found[:3]) if found else ""
+
+
+def _words(text: str) -> str:
+    """The letters and digits of ``text``, case and accents dropped, one space between words."""
+    import re
+    import unicodedata  # (only when a name is wrong, as difflib)
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(re.findall(r"[^\W_]+", text.casefold()))
+
+
+Forms = Dict[str, List[str]]  # the words of a name -> the choices it names
+
+
+@lru_cache(maxsize=16)
+def _forms(choices: Tuple[str, ...]) -> Tuple[Forms, Forms, Forms]:
+    """The words of each choice; those of each of its parts (what ``/`` and ``,`` separate, the
+    choice without its parenthesised words, and those words); and both without their spaces."""
+    import re
+    whole: Forms = {}
+    parts: Forms = {}
+    for choice in choices:
+        whole.setdefault(_words(choice), []).append(choice)
+        outside = re.sub(r"\([^()]*\)", " ", choice)
+        for piece in [outside] + re.findall(r"\(([^()]*)\)", choice) + re.split(r"[/,]", outside):
+            words = _words(piece)
+            if words and words != _words(choice) and choice not in parts.get(words, ()):
+                parts.setdefault(words, []).append(choice)
+    squashed: Forms = {}
+    for forms in (whole, parts):
+        for words, named in forms.items():
+            squashed.setdefault(words.replace(" ", ""), named)
+    return whole, parts, squashed
 
 
 def describe(value: object) -> str:

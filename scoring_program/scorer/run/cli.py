@@ -31,8 +31,11 @@ def usage(prog: str) -> str:
 
 def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
     """Run the command on ``argv`` (without the program name); return its exit status."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    prog = prog or DEFAULT_NAME
+    from .closed_pipe import exit_status
+    return exit_status(_main, sys.argv[1:] if argv is None else list(argv), prog or DEFAULT_NAME)
+
+
+def _main(argv: List[str], prog: str) -> int:
     try:
         return _run(argv, prog)
     except Exception:  # never a traceback: one line, and where to report it

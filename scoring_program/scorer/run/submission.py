@@ -23,6 +23,9 @@ JUNK_NAMES = frozenset({"__MACOSX", ".DS_Store", "Thumbs.db", "desktop.ini", ".i
 
 
 MAX_NOTICES = 20
+# The problem lines about the submission as a whole start "submission: " (the participant's zip,
+# never the platform's folder); the starting kit's verdict tells this one apart.
+NO_FILE = "no file of this phase was found"
 
 
 def is_junk(name: str) -> bool:
@@ -46,8 +49,7 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
     expected = [track.filename for track in tracks]
     submission = Submission()
     if not os.path.isdir(res_dir):
-        raise SubmissionError(["res/: the submission is empty; expected one or more of: %s"
-                               % ", ".join(expected)])
+        raise SubmissionError(["submission: empty; expected one or more of: %s" % ", ".join(expected)])
     base, submission.notices = submission_folder(res_dir)
     submission.folder = base
     entries = _visible(base)
@@ -93,8 +95,8 @@ def locate_submission(res_dir: str, tracks: Sequence) -> Submission:
         found = ", ".join(safe_name(name) for name in entries[:10]) if entries else "nothing"
         hints = [_guess(name, expected, by_extension=True) for name in entries[:100] if name not in BY_FILE]
         hints = [hint for hint in hints if hint]
-        raise SubmissionError(["res/: no file of this phase was found (found: %s); expected one or "
-                               "more of: %s" % (found, ", ".join(expected))] + ["res/: " + h for h in hints])
+        raise SubmissionError(["submission: %s (found: %s); expected one or more of: %s"
+                               % (NO_FILE, found, ", ".join(expected))] + ["submission: " + h for h in hints])
     return submission
 
 
