@@ -281,6 +281,9 @@ class Track:
             setattr(self, declaration.view, value)
         if not all(key in self.keys for _, key in self.leaderboards):
             raise ContractError("track module %s: a key of LEADERBOARDS is not in KEYS" % where)
+        if (self.item_error is _no_item_error) != (not self.item_error_measure):
+            raise ContractError("track module %s: item_error and ITEM_ERROR go together (an item's error and what it "
+                                "measures, in words); declare both or neither" % where)
         unknown = sorted(set(self.setting_defaults) - set(self.settings))
         if unknown:
             raise ContractError("track module %s: SETTING_DEFAULTS gives %s, not in its SETTINGS"
