@@ -2,7 +2,9 @@
 track"): a copy of the repository gets ``tests/toy_track/toy.py`` and ``toy.md``, ``"toy"`` in
 ``registry.MODULES`` and a column in ``competition.yaml``; then its sample gold is written by the
 sample-data tool, and the bundle is built, checked (both platforms' layouts, the sample submission
-from the baselines, single-track entries) and scored, with no other file touched."""
+from the baselines, single-track entries) and scored, with no other file touched. Another copy
+gets two tracks of families the six are not (an article-folder span track; a positional one, lines
+without ids) and passes the registry-driven tests and the build."""
 
 from __future__ import annotations
 
@@ -81,9 +83,13 @@ def test_a_toy_seventh_track_builds_checks_and_scores(tmp_path):
 
 
 T11_SI = ROOT / "tests" / "t11_si_track"
+LINES = ROOT / "tests" / "lines_track"
 T11_SI_GROUP = """    SEMEVAL2020_T11_SI:
       label: SemEval-2020 T11 SI
       rank: 8
+    LINES:
+      label: A positional toy track
+      rank: 9
 """
 T11_SI_COLUMNS = "".join("""    t11_si_%s:
       leaderboard: *RESULTS
@@ -93,7 +99,14 @@ T11_SI_COLUMNS = "".join("""    t11_si_%s:
       rank: %d
       numeric_format: 6
 """ % (key, label, rank) for key, label, rank in (("f1", "F1", 31), ("precision", "precision", 32),
-                                                  ("recall", "recall", 33)))
+                                                  ("recall", "recall", 33))) + """    lines_exact:
+      leaderboard: *RESULTS
+      column_group:
+        label: A positional toy track
+      label: "Lines exact"
+      rank: 41
+      numeric_format: 5
+"""
 
 
 def _files(root):
@@ -101,20 +114,24 @@ def _files(root):
             if path.is_file() and "__pycache__" not in path.parts and ".pytest_cache" not in path.parts}
 
 
-def test_a_seventh_track_of_the_article_folder_family_is_its_module_card_registry_line_and_columns(tmp_path):
+def test_tracks_of_the_article_folder_and_positional_families_are_their_modules_cards_registry_lines_and_columns(
+        tmp_path):
     """SemEval-2020 Task 11 SI (``tests/t11_si_track/``: ``article_id TAB start TAB end``, no technique,
-    overlapping predictions merged as the official ``-m``) added to a copy as docs/track-authors.md "Adding a track"
-    says: the module and its card, its name in ``registry.MODULES``, its columns in
-    ``competition.yaml``, the sample data; then the registry-driven tests (``-m registry``: the
-    contract, the cards and their worked examples, ownership, the track-parametrised score and
-    platform tests) and the build pass there, and no other file differs from this repository's."""
+    overlapping predictions merged as the official ``-m``) and a positional toy (``tests/lines_track/``:
+    one output line per source line, no ids, a short file name, a public input of its own name, no
+    item view or error) added to a copy as docs/track-authors.md "Adding a track" says: the modules
+    and their cards, their names in ``registry.MODULES``, their columns in ``competition.yaml``, the
+    sample data; then the registry-driven tests (``-m registry``: the contract, the cards and their
+    worked examples, ownership, the error analysis, the track-parametrised score and platform tests)
+    and the build pass there, and no other file differs from this repository's."""
     repo = tmp_path / "repo"
     _tracked_copy(repo)
     before = _files(repo)
     tracks = repo / "scoring_program" / "scorer" / "tracks"
-    shutil.copy(str(T11_SI / "t11_si.py"), str(tracks / "t11_si.py"))
-    shutil.copy(str(T11_SI / "t11_si.md"), str(tracks / "t11_si.md"))
-    register_track(repo / "scoring_program", "t11_si")
+    for folder, name in ((T11_SI, "t11_si"), (LINES, "lines")):
+        shutil.copy(str(folder / (name + ".py")), str(tracks / (name + ".py")))
+        shutil.copy(str(folder / (name + ".md")), str(tracks / (name + ".md")))
+        register_track(repo / "scoring_program", name)
     yaml_path = repo / "competition.yaml"
     text = yaml_path.read_text(encoding="utf-8")
     text = text.replace("  columns:\n", T11_SI_GROUP + "  columns:\n", 1)
@@ -128,14 +145,15 @@ def test_a_seventh_track_of_the_article_folder_family_is_its_module_card_registr
     added = sorted(name for name in after if name not in before)
     assert changed == ["competition.yaml", "scoring_program/scorer/tracks/registry.py"], changed
     assert all(name.startswith(("scoring_program/scorer/tracks/t11_si.", "reference_data/dev/semeval2020_t11_si/",
-                                "reference_data/test/semeval2020_t11_si/")) for name in added), added
+                                "reference_data/test/semeval2020_t11_si/", "scoring_program/scorer/tracks/lines.",
+                                "reference_data/dev/lines_", "reference_data/test/lines_")) for name in added), added
 
     tests = subprocess.run([python, "-m", "pytest", "-q", "-x", "-m", "registry", "-p", "no:cacheprovider"],
                            cwd=str(repo), capture_output=True, text=True)
     assert tests.returncode == 0, tests.stdout[-5000:] + tests.stderr[-3000:]
-    assert " passed" in tests.stdout and "t11_si" in subprocess.run(
-        [python, "-m", "pytest", "-q", "--collect-only", "-m", "registry", "-p", "no:cacheprovider"],
-        cwd=str(repo), capture_output=True, text=True).stdout
+    collected = subprocess.run([python, "-m", "pytest", "-q", "--collect-only", "-m", "registry", "-p",
+                                "no:cacheprovider"], cwd=str(repo), capture_output=True, text=True).stdout
+    assert " passed" in tests.stdout and "t11_si" in collected and "[lines]" in collected
     build = subprocess.run([python, "build_bundle.py", "--out", str(tmp_path / "dist")], cwd=str(repo),
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]

@@ -344,3 +344,18 @@ def test_a_track_default_of_a_setting_applies_where_no_settings_file_gives_one()
         assert "SETTING_DEFAULTS gives overlapping_predictions, not in its SETTINGS" in str(error)
     else:
         raise AssertionError("a default of a setting the track does not read")
+
+
+def test_item_error_and_its_words_are_declared_together():
+    """Contract, ``item_error``: a module declaring an item's error without saying what it measures
+    (``ITEM_ERROR``), or the words without the function, is one error naming the module."""
+    from scorer.tracks.contract import ContractError, Track
+
+    for changes in ({"item_error": lambda totals: 0.0}, {"ITEM_ERROR": "the wrong labels"}):
+        try:
+            Track(_toy_module(**changes))
+        except ContractError as error:
+            assert str(error).startswith("track module renamed: item_error and ITEM_ERROR go together"), str(error)
+        else:
+            raise AssertionError("a track with only %s" % ", ".join(changes))
+    assert Track(_toy_module(item_error=lambda totals: 0.0, ITEM_ERROR="the wrong labels")).item_error({}) == 0.0

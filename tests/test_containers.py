@@ -83,3 +83,32 @@ def test_a_positional_track_names_predictions_for_another_phase_first():
     problems = Problems("x.txt")
     check_item_sequence(gold, list(gold), ["line 1", "line 5"], problems)
     assert not problems
+
+
+def test_a_track_without_ids_or_inputs_checks_the_count_and_says_when_phases_cannot_be_told_apart(tmp_path):
+    """One prediction per line, nothing else (``records.check_item_count``): a count that is another
+    phase's names that phase first; the right count is scored, with a note when another phase has as
+    many items (its predictions would be scored too); the counts come from the build's
+    ``other_phases.json`` (``options.other_phase_counts``: repeated content ids counted)."""
+    import json
+    from scorer.readers.options import OTHER_PHASES, other_phase_counts
+    from scorer.readers.records import check_item_count, content_id
+    (tmp_path / OTHER_PHASES).write_text(json.dumps({
+        "public_data/dev": {"hyp.txt": [content_id(s) for s in ("Thanks.", "Thanks.", "Rain today.")]},
+        "public_data/train": {"other.json": ["a"]}}), encoding="utf-8")
+    counts = other_phase_counts(str(tmp_path), "hyp.txt")
+    assert counts == {"public_data/dev": 3}
+    problems = Problems("hyp.txt")
+    assert check_item_count(2, 3, problems, other_counts=counts) == ""
+    assert problems.lines == [
+        "hyp.txt: these are predictions for the public_data/dev phase's inputs (by their count: 3 lines, as many as "
+        "its input has); run your system on this phase's inputs (its public data) and submit those",
+        "hyp.txt: 3 lines; the phase's input has 2"]
+    problems = Problems("hyp.txt")
+    assert check_item_count(2, 5, problems, other_counts=counts) == "" and problems.lines == [
+        "hyp.txt: 5 lines; the phase's input has 2"]
+    problems = Problems("hyp.txt")
+    assert check_item_count(2, 2, problems, other_counts=counts) == "" and not problems
+    note = check_item_count(3, 3, problems, "sentence", counts)
+    assert not problems and "public_data/dev" in note and "3 sentences" in note
+    assert other_phase_counts(str(tmp_path / "nowhere"), "hyp.txt") == {}

@@ -142,9 +142,9 @@ def drawn_per_track(html):
 
 
 def test_a_phase_too_large_for_the_bound_draws_fewer_resamples_and_says_so(tmp_path, monkeypatch, capsys):
-    """Under a bound smaller than the sample's cost, each track draws fewer resamples (never fewer
-    than 100), its page and signature say how many, and its intervals are the organisers' over as
-    many resamples."""
+    """Under a bound smaller than the sample's cost, a track draws fewer resamples (never fewer than
+    100: all of them under the smallest bound), its page and signature say how many, and its
+    intervals are the organisers' over as many resamples."""
     from baselines import write_submission
     from bundle.public_data import derive_public_data
     from scorer.outputs import run_outputs
@@ -159,10 +159,12 @@ def test_a_phase_too_large_for_the_bound_draws_fewer_resamples_and_says_so(tmp_p
         html = _found(DEV, tmp_path / "random", 1000, tmp_path / ("bound-%d" % bound))
         drawn = drawn_per_track(html)
         assert sorted(drawn) == sorted(track.name for track in TRACKS)
-        assert all(MIN_INTERVAL_RESAMPLES <= count < 1000 for count in drawn.values()), drawn
+        assert all(MIN_INTERVAL_RESAMPLES <= count <= 1000 for count in drawn.values()), drawn
+        fewer = [track for track, count in drawn.items() if count < 1000]  # (a small sample's cost is under 50,000)
+        assert fewer, drawn
         if bound == 1:
             assert set(drawn.values()) == {MIN_INTERVAL_RESAMPLES}
-        assert html.count("This phase asks for 1000 resamples") == len(TRACKS)
+        assert html.count("This phase asks for 1000 resamples") == len(fewer)
         shown = page_intervals(html)
         for track, count in drawn.items():
             keys = [key for _, key in BY_NAME[track].leaderboards if key in shown]

@@ -1,5 +1,7 @@
 """The starting kit's notebook (starting_kit/README.ipynb) runs top to bottom in a kit laid out as
-the build lays it out, with and without Development gold, so that it never rots."""
+the build lays it out, with and without Development gold, so that it never rots; it lists every
+track and previews every public file, whatever its format (a plain-text source file as its lines).
+It follows the registry: a new track's public data is in it."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ import nbformat
 import pytest
 
 from conftest import ROOT, nltk_data_dir
+from scorer.tracks.registry import TRACKS
+
+pytestmark = pytest.mark.registry
 
 
 @pytest.fixture(scope="module")
@@ -40,5 +45,9 @@ def test_the_notebook_runs_top_to_bottom(kit, gold, monkeypatch):
     assert "t6_st1_f1_micro" in outputs and "95% confidence interval" in outputs
     assert "error_analysis.html" in outputs
     assert (kit / "notebook_run" / "my_items" / "error_analysis.html").is_file()
+    for track in TRACKS:  # the table of the tracks, and a row per public file
+        assert track.filename in outputs, "the notebook does not list track %s (%s)" % (track.name, track.module_path)
+    for path in (kit / "public_data" / "dev").iterdir():
+        assert path.name in outputs, "the notebook does not preview the public file %s" % path.name
     if gold:  # the real sample gold: the scores the kit README's baseline table shows
         assert "t6_st1_f1_micro: 0.103093" in outputs

@@ -130,3 +130,114 @@ def test_json_lines_where_a_list_is_expected_is_named(tmp_path):
         list(iter_json_batches(str(path), path.name, None))
     assert error.value.lines == ["semeval2021_t6_st1.json: top level: expected a JSON list of records, "
                                  "found an object"]
+
+
+# --- a top-level JSON object (``json_object.iter_json_object``) ----------------------------------------
+
+def _read_object(tmp_path, data: bytes, chunk: int, **options):
+    from scorer.readers.json_object import iter_json_object
+    path = tmp_path / "f.json"
+    path.write_bytes(data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(files, "BLOCK_BYTES", chunk)
+        try:
+            return list(iter_json_object(str(path), "f.json", None, **options))
+        except SubmissionError as error:
+            return error.lines
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=6), _VALUE), max_size=8), st.sampled_from([None, 1]), st.booleans(),
+       st.sampled_from([1, 3, 7, 64]))
+def test_json_object_reader_gives_json_loads_members_in_order(tmp_path_factory, members, indent, bom, chunk):
+    """Every member in the file's order, a repeated key each time (``json.load`` keeps the last)."""
+    text = "{%s}" % ", ".join("%s: %s" % (json.dumps(key, ensure_ascii=False), json.dumps(value, indent=indent,
+                                                                                             ensure_ascii=False))
+                              for key, value in members)
+    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+    read = _read_object(tmp_path_factory.mktemp("o"), data, chunk)
+    assert read == [(key, json.loads(json.dumps(value))) for key, value in members]
+    assert dict(read) == json.loads(text)
+
+
+@pytest.mark.parametrize("chunk", [1, 5, 1 << 20])
+@pytest.mark.parametrize("text,expected", [
+    ('{"q1": "Denver Broncos", "q2": ""}', [("q1", "Denver Broncos"), ("q2", "")]),
+    ("{ }", []),
+    ('{"a": 1,\r"b": 2}', [("a", 1), ("b", 2)]),  # a lone CR is JSON whitespace
+    ("", ["f.json: the file is empty; expected a JSON object"]),
+    ('[{"id": 1}]', ['f.json: top level: expected a JSON object {"id": value, ...}, found a list']),
+    ('{"a" 1}', ["f.json: line 1, column 6: not valid JSON (Expecting ':' delimiter)"]),
+    ('{"a": 1,}', ["f.json: line 1, column 9: not valid JSON (Expecting property name enclosed in double quotes)"]),
+    ("{1: 2}", ["f.json: line 1, column 2: not valid JSON (Expecting property name enclosed in double quotes)"]),
+    ('{"a": 1', ["f.json: line 1, column 8: not valid JSON (the object is never closed with })"]),
+    ('{"a": 1} {}', ["f.json: line 1, column 10: not valid JSON (Extra data)"]),
+    ('{"a\x00": 1}', ["f.json: line 1, column 4: not valid JSON (Invalid control character at)"]),  # NUL
+    ('{"a": "\x00"}', ["f.json: line 1, column 8: not valid JSON (Invalid control character at)"]),
+    ('{"a": 1,\n "b": 12345678901234567890}',
+     ["f.json: key 'b' (line 2): an integer of 20 digits; at most 19 are accepted"]),
+    ('{"a": NaN}', ["f.json: key 'a' (line 1): NaN is not a JSON number; use finite numbers"]),
+    ('{"a": ' + "[" * 100000, ["f.json: key 'a' (line 1): the JSON is nested too deeply"]),
+])
+def test_json_object_reader_messages(tmp_path, chunk, text, expected):
+    assert _read_object(tmp_path, text.encode("utf-8"), chunk) == expected
+
+
+@pytest.mark.parametrize("chunk", [4, 1 << 20])
+def test_json_object_bounds_keys_values_and_members(tmp_path, chunk):
+    never_closed = " (or never closed)" if chunk == 4 else ""
+    huge_key = '{"a": 1, "%s": 2}' % ("k" * 100)
+    assert _read_object(tmp_path, huge_key.encode(), chunk, max_record_chars=50) == [
+        "f.json: member 2 (line 1): the key is longer than 50 characters" + never_closed]
+    huge_value = '{"a": "%s"}' % ("v" * 100)
+    assert _read_object(tmp_path, huge_value.encode(), chunk, max_record_chars=50) == [
+        "f.json: key 'a' (line 1): the value is longer than 50 characters" + never_closed]
+    many = "{%s}" % ", ".join('"%d": 0' % i for i in range(1000))
+    assert _read_object(tmp_path, many.encode(), chunk, max_members=10, noun="question ids") == [
+        "f.json: top level: more than 10 question ids, but this phase has far fewer; give one key per item "
+        "of the phase"]
+
+
+# --- lines (``text_lines.iter_lines``): Python's text mode, or sacreBLEU's LF-only reading -------------
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab\r\n\x00\ufeff\u00e9", max_size=20), st.booleans(), st.booleans(),
+       st.sampled_from([1, 2, 5, 1 << 20]))
+def test_lines_are_those_of_the_file_opened_in_text_mode(tmp_path_factory, text, universal, keep_bom, chunk):
+    """``iter_lines`` gives the lines of ``open(path, encoding=..., newline=...)``, each without its
+    end: universal newlines (``newline=None``, a leading BOM dropped: ``utf-8-sig``) or LF only with
+    the BOM kept (``newline="\\n"``, ``utf-8``: sacreBLEU's reading), whatever the blocks."""
+    from scorer.readers.text_lines import iter_lines
+    path = tmp_path_factory.mktemp("l") / "f.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    with open(str(path), encoding="utf-8" if keep_bom else "utf-8-sig", newline=None if universal else "\n") as handle:
+        expected = [line[:-1] if line.endswith("\n") else line for line in handle]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(files, "BLOCK_BYTES", chunk)
+        read = list(iter_lines(str(path), "f.txt", None, universal_newlines=universal, keep_bom=keep_bom))
+    assert [line for _, line in read] == expected
+    assert [number for number, _ in read] == list(range(1, len(expected) + 1))
+
+
+def test_lf_only_lines_keep_a_lone_cr_a_bom_and_nul_and_name_lines_so():
+    import tempfile
+    from scorer.readers.text_lines import iter_lines
+    with tempfile.TemporaryDirectory() as folder:
+        path = folder + "/hyp.txt"
+        with open(path, "wb") as handle:
+            handle.write(b"\xef\xbb\xbfone\rtwo\r\nthree\x00\n\nfour")
+        assert list(iter_lines(path, "hyp.txt", None, universal_newlines=False, keep_bom=True)) == [
+            (1, "\ufeffone\rtwo\r"), (2, "three\x00"), (3, ""), (4, "four")]
+        assert list(iter_lines(path, "hyp.txt", None)) == [
+            (1, "one"), (2, "two"), (3, "three\x00"), (4, ""), (5, "four")]
+        with open(path, "wb") as handle:
+            handle.write(b"a\rb\nc\xff\n")
+        with pytest.raises(SubmissionError) as caught:  # the line number counts LF only
+            list(iter_lines(path, "hyp.txt", None, universal_newlines=False))
+        assert caught.value.lines == ["hyp.txt: byte 5 (line 2): the file is not UTF-8 (invalid start byte); "
+                                      "save it as UTF-8"]
+        with open(path, "wb") as handle:
+            handle.write(b"ok\r" + b"x" * 5000 + b"\n")
+        with pytest.raises(SubmissionError) as caught:
+            list(iter_lines(path, "hyp.txt", None, max_line_bytes=1000, universal_newlines=False))
+        assert caught.value.lines == ["hyp.txt: line 1: the line is longer than 1000 bytes"]

@@ -180,22 +180,27 @@ def _shingles(data: bytes, size: int = 5) -> set:
     return {" ".join(words[i:i + size]) for i in range(len(words) - size + 1)}
 
 
-def _test_only_texts(tmp_path: Path):
-    """track name -> the word runs of its Test public inputs (as its module writes them from the
-    Test gold) found in none of the Development inputs and gold nor in the scoring program (whose
-    sample-text helpers the kit ships): the Test texts."""
-    from bundle.public_data import derive_public_data
-    for split in ("dev", "test"):
-        derive_public_data(str(ROOT / "reference_data" / split), str(tmp_path / split))
+def _runs_in(path: Path) -> set:
+    """The word runs of a file, or of every file under a folder."""
+    paths = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    return set().union(*(_shingles(p.read_bytes()) for p in paths)) if paths else set()
 
-    def runs(folder: Path, name: str = "") -> set:
-        found = set()
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and name.split(".")[0] in str(path.relative_to(folder)) and "__pycache__" not in path.parts:
-                found |= _shingles(path.read_bytes())
-        return found
-    known = runs(tmp_path / "dev") | runs(ROOT / "reference_data" / "dev") | runs(ROOT / "scoring_program" / "scorer")
-    return {track.name: runs(tmp_path / "test", track.filename) - known for track in TRACKS}
+
+def _test_only_texts(tmp_path: Path):
+    """track name -> the word runs of its Test public inputs (the files its module's
+    ``write_public_input`` writes from the Test gold, by the names it returns: contract,
+    ``write_public_input``) found in none of the Development inputs and gold nor in the scoring
+    program (whose sample-text helpers the kit ships): the Test texts."""
+    from bundle.public_data import derive_public_data
+    derive_public_data(str(ROOT / "reference_data" / "dev"), str(tmp_path / "dev"))
+    known = _runs_in(tmp_path / "dev") | _runs_in(ROOT / "reference_data" / "dev") | _runs_in(ROOT / "scoring_program" / "scorer")
+    texts = {}
+    for track in TRACKS:
+        public = tmp_path / "test" / track.name
+        public.mkdir(parents=True)
+        names = track.write_public_input(str(ROOT / "reference_data" / "test"), str(public), track.filename)
+        texts[track.name] = set().union(*(_runs_in(public / name) for name in names)) - known if names else set()
+    return texts
 
 
 def _contents(data: bytes, name: str = ""):
@@ -224,7 +229,10 @@ def phase_texts(tmp_path_factory):
 @pytest.mark.registry
 def test_no_test_text_in_anything_participants_get_before_the_test_phase(marked_build, phase_texts):
     dist, texts = marked_build, phase_texts
-    assert all(texts.values()), [name for name, found in texts.items() if not found]  # every track has Test texts
+    assert all(texts.values()), (
+        "no Test text (a run of 5 words no Development file holds) in the Test public input of %s: the files "
+        "its write_public_input names from the sample gold (scorer/tracks/contract.py, write_public_input and "
+        "write_sample_gold)" % [track.module_path for track in TRACKS if not texts[track.name]])
     test_texts = set().union(*texts.values())
     seen = []
     with zipfile.ZipFile(dist / "competition_bundle.zip") as upload:

@@ -129,15 +129,18 @@ def gold_without_answers(track, reference_dir: str, work_dir: str) -> bool:
 def public_input_as_gold(track, reference_dir: str, work_dir: str) -> bool:
     """Whether ``track``'s gold in ``reference_dir`` is the phase's public input (the inputs
     without the answers, as the build publishes them): the public inputs derived from it are, byte
-    for byte, the files it holds (a gold with answers loses them on the way)."""
-    if track.find_gold(reference_dir) is None:
+    for byte, the files it holds, the gold's own name among them (a gold with answers loses them on
+    the way; a source text beside the gold, published as it is, is no sign)."""
+    gold = track.find_gold(reference_dir)
+    if gold is None:
         return False
     again = os.path.join(work_dir, "public_again")
     shutil.rmtree(again, ignore_errors=True)
     os.makedirs(again)
     try:
         written = track.write_public_input(reference_dir, again, track.filename)
-        return bool(written) and all(os.path.exists(os.path.join(reference_dir, name)) and _same_content(
+        ours = os.path.relpath(gold, reference_dir) in [name.rstrip("/") for name in written]
+        return ours and all(os.path.exists(os.path.join(reference_dir, name)) and _same_content(
             os.path.join(reference_dir, name), os.path.join(again, name)) for name in written)
     except Exception:  # not readable that way: the gold's reader says what is wrong
         return False

@@ -29,19 +29,21 @@ MAX_TEXT = 20000
 MAX_SPANS = 300
 
 
-def item_errors(result: TrackResult) -> List[Tuple[str, float]]:
+def item_errors(result: TrackResult) -> Optional[List[Tuple[str, float]]]:
     """(item, error) for every item, from the per-item statistics: a span track's unmatched
     mass, Σ (predicted − precision sum) + (gold − recall sum) over techniques; a multilabel
     track's false positives + false negatives; any other track's ``item_error`` of the item's
-    statistics."""
+    statistics (None: the track declares no ``item_error``)."""
     statistics = result.statistics
     track = BY_NAME[result.track]
     if _is_span_track(statistics.columns):
         signs = [{"precision_sum": -1, "recall_sum": -1, "predicted": 1, "gold": 1}[column.split("|")[0]]
                  for column in statistics.columns]
-    elif _is_multilabel_track(statistics.columns) or not track.item_error_measure:
+    elif _is_multilabel_track(statistics.columns):
         signs = [0 if column.startswith("tp|") else 1 for column in statistics.columns]
-    else:  # the track's own error (it declares item_error and ITEM_ERROR)
+    elif not track.item_error_measure:  # (the contract declares item_error and ITEM_ERROR together)
+        return None
+    else:
         return [(item, track.item_error(dict(zip(statistics.columns, row))))
                 for item, row in zip(statistics.items, statistics.rows)]
     return [(item, sum(sign * value for sign, value in zip(signs, row)))
@@ -59,7 +61,7 @@ def _is_multilabel_track(columns: Sequence[str]) -> bool:
 
 def worst_items(result: TrackResult, count: int = MAX_ITEMS) -> List[Tuple[str, float]]:
     """The ``count`` items with the largest error (ties: the gold's order), errors above 0 only."""
-    errors = [(item, error) for item, error in item_errors(result) if error > 1e-12]
+    errors = [(item, error) for item, error in item_errors(result) or () if error > 1e-12]
     order = sorted(range(len(errors)), key=lambda i: (-errors[i][1], i))
     return [errors[i] for i in order[:count]]
 
@@ -137,12 +139,16 @@ def _track_section(result: TrackResult) -> List[str]:
     track = BY_NAME[result.track]
     if spans:
         measure = "unmatched span mass: Σ over techniques of (predicted − precision sum) + (gold − recall sum)"
-    elif _is_multilabel_track(columns) or not track.item_error_measure:
+    elif _is_multilabel_track(columns):
         measure = "false positives + false negatives"
     else:
         measure = track.item_error_measure
-    parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title)),
-             '<p class="note">Error of an item: %s.</p>' % e(measure)]
+    parts = ['<h2 id="%s">%s</h2>' % (e(result.track), e(result.title))]
+    if not measure:
+        parts.append('<p class="note">Track %s gives no error of an item (its module declares no '
+                     '<code>item_error</code>: scorer/tracks/contract.py): no item is ranked.</p>' % e(result.track))
+        return parts
+    parts.append('<p class="note">Error of an item: %s.</p>' % e(measure))
     worst = worst_items(result)
     if not worst:
         parts.append('<p class="note">No item has an error.</p>')

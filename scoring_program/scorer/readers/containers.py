@@ -7,8 +7,10 @@
   line ending a sentence, ``-DOCSTART-`` lines ending one too, the tokens of one sentence bounded.
 
 The other containers have their own readers: a JSON list (``json_list.iter_json_batches``, or
-``records.json_records`` for records keyed by an id), JSON Lines (``ndjson.iter_ndjson``), CSV
-(``csv_rows.iter_csv``). Every reader takes the file's display name (``name``) for its problem
+``records.json_records`` for records keyed by an id), a JSON object of id -> value
+(``json_object.iter_json_object``), JSON Lines (``ndjson.iter_ndjson``), CSV (``csv_rows.iter_csv``),
+plain lines (``text_lines.iter_lines``: universal newlines, or LF only with the BOM kept, as
+sacreBLEU reads). Every reader takes the file's display name (``name``) for its problem
 lines, ``max_bytes`` (None: the gold, unbounded) and refuses a line longer than ``max_line_bytes``
 before decoding it; a file that is not UTF-8 is refused naming the line and byte
 (``text_lines.text_blocks``). Nothing here knows a track.
@@ -19,26 +21,11 @@ from __future__ import annotations
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 from .problems import Problems, fail
-from .text_lines import MAX_LINE_BYTES, newlines_as_lf, text_blocks
+from .text_lines import MAX_LINE_BYTES, iter_lines
 
 # The most tokens one sentence may hold before the file is refused: CoNLL-2003's longest sentence
 # has 124 tokens; a submission past this bound is not a sentence file.
 MAX_SENTENCE_TOKENS = 10000
-
-
-def _lines(path: str, name: str, max_bytes: Optional[int], max_line_bytes: Optional[int]
-           ) -> Iterator[Tuple[int, str]]:
-    """(line number, line without its end) for every line of the file, streamed."""
-    for first_line, block in text_blocks(path, name, max_bytes, max_line_bytes):
-        lines = newlines_as_lf(block).split("\n")
-        if lines and lines[-1] == "":  # the block's last line end
-            lines.pop()
-        for number, line in enumerate(lines, start=first_line):
-            # (text_blocks bounds a line that crosses its blocks; a shorter bound is checked here)
-            if max_line_bytes is not None and len(line) * 4 > max_line_bytes and \
-                    len(line.encode("utf-8", "surrogatepass")) > max_line_bytes:
-                raise fail(name, "line %d" % number, "the line is longer than %d bytes" % max_line_bytes)
-            yield number, line
 
 
 def iter_rows(path: str, name: str, max_bytes: Optional[int], columns: Optional[Sequence[str]] = None,
@@ -70,7 +57,7 @@ def iter_rows(path: str, name: str, max_bytes: Optional[int], columns: Optional[
     (int, list of str)
     """
     first = True
-    for number, line in _lines(path, name, max_bytes, max_line_bytes):
+    for number, line in iter_lines(path, name, max_bytes, max_line_bytes):
         if not line.strip():
             if not skip_blank:
                 yield number, []

@@ -3,13 +3,12 @@ whole document, and every problem names its record, line and column."""
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterator, List, Optional, Tuple
 
 from .files import byte_chunks
 from .json_batches import RecordBatches
-from .json_text import SEPARATOR, WHITESPACE, JsonText, decoded_chunks
-from .json_values import BOUNDED_DECODER, NumberError, json_problem
+from .json_text import WHITESPACE, JsonText, decoded_chunks
+from .json_values import BOUNDED_DECODER
 from .problems import fail
 
 # The most characters one JSON record (an element of the top-level list) may have in a
@@ -102,72 +101,3 @@ class _JsonList(JsonText):
             index += 1
             if not self.next_record(end):
                 return
-
-    def parse_record(self, index: int) -> Tuple[Any, int]:
-        """The record at ``position`` (the ``index``-th) and where it ends: parsed in the buffer
-        when it is whole there, else as the text comes (``parse_slowly``); refused when longer
-        than ``max_record_chars``."""
-        limit = self.max_record_chars
-        try:
-            value, end = BOUNDED_DECODER.scan_once(self.buffer, self.position)
-            complete = self.ended(end)
-        except Exception:  # (StopIteration, JSONDecodeError, NumberError, RecursionError)
-            complete = False
-        if not complete or (limit is not None and end - self.position > limit):
-            value, end = self.parse_slowly(index)
-        if limit is not None and end - self.position > limit:
-            raise fail(self.name, self.where_record(index), "the record is longer than %d characters" % limit)
-        return value, end
-
-    def ended(self, end: int) -> bool:
-        """Whether a value parsed up to ``end`` is whole: a comma or the list's end follows (a
-        number cut by the block's end, ``1.`` of ``1.5``, parses as a shorter one), or enough
-        text follows for a problem there to be reported as one."""
-        after = WHITESPACE.match(self.buffer, end).end()
-        return after < len(self.buffer) and (self.buffer[after] in ",]" or len(self.buffer) - end > 64)
-
-    def parse_slowly(self, index: int) -> Tuple[Any, int]:
-        """The record at ``position``, reading more text while it may be incomplete."""
-        limit = self.max_record_chars
-        while True:
-            try:
-                value, end = BOUNDED_DECODER.raw_decode(self.buffer, self.position)
-                if self.done or self.ended(end):
-                    return value, end
-            except json.JSONDecodeError as caught:
-                if self.done:
-                    raise fail(self.name, self.where(caught.pos), "not valid JSON (%s)" % caught.msg) from None
-            except (NumberError, RecursionError) as caught:
-                raise json_problem(self.name, self.where_record(index), caught) from None
-            if limit is not None and len(self.buffer) - self.position > limit:
-                raise fail(self.name, self.where_record(index),
-                           "the record is longer than %d characters (or never closed)" % limit)
-            self.more()
-
-    def next_record(self, end: int) -> bool:
-        """Past the ``,`` after a record that ends at ``end`` (True), or past the list's ``]``
-        (False), or a problem."""
-        match = SEPARATOR.match(self.buffer, end)
-        if match is not None and match.end() < len(self.buffer):
-            self.position = match.end()
-            self.drop_read_past_a_block()
-            return True
-        self.position = end
-        self.skip_whitespace()
-        if self.position >= len(self.buffer):
-            raise fail(self.name, self.where(self.position), "not valid JSON (the list is never closed with ])")
-        if self.buffer[self.position] == "]":
-            self.position += 1
-            return False
-        if self.buffer[self.position] != ",":
-            raise fail(self.name, self.where(self.position), "not valid JSON (Expecting ',' delimiter)")
-        self.position += 1
-        self.drop_read_past_a_block()
-        self.skip_whitespace()
-        return True
-
-    def close(self) -> None:
-        """Nothing but whitespace after the list."""
-        self.skip_whitespace()
-        if self.position < len(self.buffer):
-            raise fail(self.name, self.where(self.position), "not valid JSON (Extra data)")

@@ -1,12 +1,16 @@
-"""The text of a JSON file as its list reader sees it: decoded a block at a time, held in a
-buffer of about a block from the reading position, every place in it named by line and column."""
+"""The text of a JSON file as its list and object readers see it: decoded a block at a time, held
+in a buffer of about a block from the reading position, every place in it named by line and column;
+and its top-level container's values read one after the other, each bounded."""
 
 from __future__ import annotations
 
+import json
 import re
-from typing import Iterator
+from typing import Any, Iterator, Optional, Tuple
 
 from . import files
+from .json_values import BOUNDED_DECODER, NumberError, json_problem
+from .problems import fail
 from .text_lines import decoded_block
 
 WHITESPACE = re.compile(r"[ \t\n\r]*")
@@ -45,7 +49,13 @@ def _complete_prefix(data: bytes) -> int:
 
 class JsonText:
     """The text in memory (``buffer``, about a block from where reading is, ``position``) and how
-    lines are counted in it."""
+    lines are counted in it; the values of the top-level container (a list: ``closer`` ``]``; an
+    object: ``}``), each ``record`` at most ``max_record_chars`` characters, named by the
+    subclass's ``where_record``."""
+
+    closer, container, record = "]", "list", "record"
+    name: str
+    max_record_chars: Optional[int]
 
     def __init__(self, chunks: Iterator[str]) -> None:
         self.chunks = chunks
@@ -107,3 +117,76 @@ class JsonText:
 
     def at(self, character: str) -> bool:
         return self.position < len(self.buffer) and self.buffer[self.position] == character
+
+    def where_record(self, index: int) -> str:
+        raise NotImplementedError
+
+    def parse_record(self, index: int) -> Tuple[Any, int]:
+        """The record at ``position`` (the ``index``-th) and where it ends: parsed in the buffer
+        when it is whole there, else as the text comes (``parse_slowly``); refused when longer
+        than ``max_record_chars``."""
+        limit = self.max_record_chars
+        try:
+            value, end = BOUNDED_DECODER.scan_once(self.buffer, self.position)
+            complete = self.ended(end)
+        except Exception:  # (StopIteration, JSONDecodeError, NumberError, RecursionError)
+            complete = False
+        if not complete or (limit is not None and end - self.position > limit):
+            value, end = self.parse_slowly(index)
+        if limit is not None and end - self.position > limit:
+            raise fail(self.name, self.where_record(index), "the %s is longer than %d characters" % (self.record, limit))
+        return value, end
+
+    def ended(self, end: int) -> bool:
+        """Whether a value parsed up to ``end`` is whole: a comma or the container's end follows (a
+        number cut by the block's end, ``1.`` of ``1.5``, parses as a shorter one), or enough
+        text follows for a problem there to be reported as one."""
+        after = WHITESPACE.match(self.buffer, end).end()
+        return after < len(self.buffer) and (self.buffer[after] in "," + self.closer or len(self.buffer) - end > 64)
+
+    def parse_slowly(self, index: int) -> Tuple[Any, int]:
+        """The record at ``position``, reading more text while it may be incomplete."""
+        limit = self.max_record_chars
+        while True:
+            try:
+                value, end = BOUNDED_DECODER.raw_decode(self.buffer, self.position)
+                if self.done or self.ended(end):
+                    return value, end
+            except json.JSONDecodeError as caught:
+                if self.done:
+                    raise fail(self.name, self.where(caught.pos), "not valid JSON (%s)" % caught.msg) from None
+            except (NumberError, RecursionError) as caught:
+                raise json_problem(self.name, self.where_record(index), caught) from None
+            if limit is not None and len(self.buffer) - self.position > limit:
+                raise fail(self.name, self.where_record(index),
+                           "the %s is longer than %d characters (or never closed)" % (self.record, limit))
+            self.more()
+
+    def next_record(self, end: int) -> bool:
+        """Past the ``,`` after a record that ends at ``end`` (True), or past the container's end
+        (``closer``: False), or a problem."""
+        match = SEPARATOR.match(self.buffer, end)
+        if match is not None and match.end() < len(self.buffer):
+            self.position = match.end()
+            self.drop_read_past_a_block()
+            return True
+        self.position = end
+        self.skip_whitespace()
+        if self.position >= len(self.buffer):
+            raise fail(self.name, self.where(self.position),
+                       "not valid JSON (the %s is never closed with %s)" % (self.container, self.closer))
+        if self.buffer[self.position] == self.closer:
+            self.position += 1
+            return False
+        if self.buffer[self.position] != ",":
+            raise fail(self.name, self.where(self.position), "not valid JSON (Expecting ',' delimiter)")
+        self.position += 1
+        self.drop_read_past_a_block()
+        self.skip_whitespace()
+        return True
+
+    def close(self) -> None:
+        """Nothing but whitespace after the list or object."""
+        self.skip_whitespace()
+        if self.position < len(self.buffer):
+            raise fail(self.name, self.where(self.position), "not valid JSON (Extra data)")

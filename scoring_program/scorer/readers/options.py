@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from .problems import ReferenceDataError
 
@@ -189,12 +189,25 @@ def load_options(program_dir: str, reference_dir: str) -> Options:
     return options
 
 
-def other_phase_ids(reference_dir: str, filename: str) -> Dict[str, frozenset]:
-    """phase label -> the public ids of ``filename``'s track in that phase, from ``OTHER_PHASES``
-    in the phase's reference data ({} without it, or where it cannot be read)."""
+def _other_phases(reference_dir: str, filename: str) -> Dict[str, List[str]]:
+    """phase label -> the public ids of ``filename``'s track in that phase, in order, from
+    ``OTHER_PHASES`` in the phase's reference data ({} without it, or where it cannot be read)."""
     try:
         with open(os.path.join(reference_dir, OTHER_PHASES), encoding="utf-8") as handle:
             phases = json.load(handle)
-        return {str(label): frozenset(map(str, ids.get(filename, ()))) for label, ids in phases.items()}
+        return {str(label): list(map(str, ids.get(filename, ()))) for label, ids in phases.items()}
     except (OSError, ValueError, AttributeError, TypeError):
         return {}
+
+
+def other_phase_ids(reference_dir: str, filename: str) -> Dict[str, frozenset]:
+    """phase label -> the public ids of ``filename``'s track in that phase, from ``OTHER_PHASES``
+    in the phase's reference data ({} without it, or where it cannot be read)."""
+    return {label: frozenset(ids) for label, ids in _other_phases(reference_dir, filename).items()}
+
+
+def other_phase_counts(reference_dir: str, filename: str) -> Dict[str, int]:
+    """phase label -> how many items ``filename``'s track has in that phase (its public ids, a
+    repeated content id counted each time), for a track whose predictions carry neither ids nor
+    inputs (``records.check_item_count``); phases without the track's items are left out."""
+    return {label: len(ids) for label, ids in _other_phases(reference_dir, filename).items() if ids}

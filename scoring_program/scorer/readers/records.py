@@ -1,4 +1,5 @@
-"""Shared checks for files made of records keyed by an id: list shape, ids, alignment with gold."""
+"""Shared checks for files made of records keyed by an id (list shape, ids, alignment with gold), and
+for the items of a positional track (no ids: by their inputs, or by their count only)."""
 
 from __future__ import annotations
 
@@ -211,3 +212,46 @@ def check_item_sequence(gold_inputs: Sequence[str], submitted_inputs: Sequence[s
             break
     if len(submitted_inputs) != len(gold_inputs):
         problems.add("", "%d %ss; the phase's input has %d" % (len(submitted_inputs), noun, len(gold_inputs)))
+
+
+def check_item_count(expected: int, submitted: int, problems: Problems, noun: str = "line",
+                     other_counts: Optional[Mapping[str, int]] = None) -> str:
+    """The phase check of a track whose predictions carry neither ids nor inputs (one per line in
+    the public input's order, as machine translation's hypotheses): only their count can be checked.
+
+    Parameters
+    ----------
+    expected, submitted : int
+        How many items the phase has (its public input's) and the file holds.
+    problems : Problems
+        Where a wrong count goes: first, when the count is another phase's, the line naming that
+        phase (as ``other_phase_line`` does for ids); then the counts.
+    noun : str
+        What an item is ("line", "sentence").
+    other_counts : mapping, optional
+        ``options.other_phase_counts`` of the track's file: the build writes the earlier phases'
+        only (``bundle/upload.py``), whose public data participants hold, so a count says nothing new.
+
+    Returns
+    -------
+    str
+        For the result's ``notes`` (the detailed results page shows them): when the count is right
+        but another phase's input has as many items, the note that predictions made for that
+        phase's inputs cannot be told from this phase's and are scored; '' otherwise.
+    """
+    counts = sorted((other_counts or {}).items())
+    if submitted == expected:
+        same = [label for label, count in counts if count == expected]
+        if not same:
+            return ""
+        return ("The %ss are matched to this phase's inputs by their order only: a file made for the %s phase's "
+                "inputs (%d %ss too) is scored here as this phase's, not refused; check that yours was made from "
+                "this phase's public data." % (noun, " or ".join(same), expected, noun))
+    for label, count in counts:
+        if count == submitted:
+            problems.add("", "these are predictions for the %s phase's inputs (by their count: %d %ss, as many as "
+                             "its input has); run your system on this phase's inputs (its public data) and submit "
+                             "those" % (label, submitted, noun))
+            break
+    problems.add("", "%d %ss; the phase's input has %d" % (submitted, noun, expected))
+    return ""

@@ -169,7 +169,10 @@ _SUBTASK = re.compile(r"(?:task|st|subtask)[ _-]?([123])", re.IGNORECASE)
 
 def _guess(name: str, expected: Sequence[str], by_extension: bool = False) -> str:
     """``found task2.json; expected semeval2021_t6_st2.json`` when the name is near a file name of the
-    registry (a subtask number, a close spelling). A file is meant for a track only by its name:
+    registry: a subtask number, or a stem (the name before its extension) near the expected one's
+    (``difflib`` ratio of 0.5 or more, or one stem of 3 characters or more inside the other:
+    ``nlu.csv``). Stems, not names: a shared extension would make any short name near
+    (``notes.json``, ``squad11.json``). A file is meant for a track only by its name:
     ``check_format.py`` fails on such a guess, and a ``README.txt`` beside the files is no misnamed
     file of a track whose file is ``*.txt``. ``by_extension`` (a submission with no file of this phase
     at all, refused anyway): else the expected names with the same extension, as a hint."""
@@ -182,7 +185,11 @@ def _guess(name: str, expected: Sequence[str], by_extension: bool = False) -> st
             return "found %s; expected %s" % (safe_name(name), candidates[0])
     import difflib  # only for a misnamed file
 
-    close = difflib.get_close_matches(name.lower(), expected, n=1, cutoff=0.5) if len(name) < 100 else []
+    close: List[str] = []
+    if len(name) < 100:  # (a long name is no near miss, and difflib's time grows with its square)
+        stems = {os.path.splitext(e.lower())[0]: e for e in expected}
+        close = [e for s, e in stems.items() if min(len(s), len(stem)) >= 3 and (s in stem or stem in s)]
+        close = close or [stems[s] for s in difflib.get_close_matches(stem, list(stems), n=1, cutoff=0.5)]
     if close:
         return "found %s; expected %s" % (safe_name(name), close[0])
     if by_extension and same_extension:

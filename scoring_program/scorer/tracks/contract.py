@@ -4,7 +4,9 @@ A track is one module (and its metric card, ``<name>.md`` beside it). It declare
 functions below; the registry (``registry.py``) lists the modules, and ``Track`` is the one view
 the program, the build, the starting kit, the results tool and the benchmark have of a module.
 Nothing else reads a track module's attributes (``tests/test_architecture.py``), so a default is
-decided here, once, and a module missing a required declaration is one error naming both.
+decided here, once, and a module missing a required declaration is one error naming both. The
+rules below are what the tests that follow the registry (``pytest -m registry``) check of every
+track; a failure names the module and the rule.
 
 A track whose concerns fill several files is a package, ``scorer/tracks/<name>/``: its
 ``__init__.py`` is the track module (it makes the declarations, importing those its own modules
@@ -14,15 +16,20 @@ other but never another track.
 Values
 ------
 NAME : str, required
-    The track's name: its leaderboards, outputs, signature and page anchor.
+    The track's name: its leaderboards, outputs, signature and page anchor; the module's own name.
 TITLE : str, required
     One line: the task and what is predicted.
 FILE_NAME : str, required
     The submission file in ``res/`` (a zip's top level or one folder down). Files are recognised by
     these names only, never by their extension: ``score.py``, ``check_format.py`` and
     ``score_locally.py`` share ``submission.locate_submission``, which ignores any other file (a
-    ``README.txt`` beside a ``*.txt`` track's file) and calls a file meant for a track only when its
-    name is near the track's (``found task2.json; expected ..._st2.json``).
+    ``README.txt`` beside a ``*.txt`` track's file) and calls a file meant for a track (then
+    ``check_format.py`` exits 1) only when its name is near the track's (``found task2.json; expected
+    ..._st2.json``): a subtask number, or a stem (the name before the extension) within the track's
+    or near it (``difflib`` ratio 0.5). So its stem is not near ``README`` or ``notes``, which
+    participants put beside their files. The track's file names (this one, ``GOLD_NAMES``,
+    ``TEST_INPUT``, those of ``reference_data_extras``) are written in its module only: no other
+    code, page or ``README.md`` holds one in a string (``tests/test_track_ownership.py``).
 GOLD_NAMES : tuple of str, required
     What the track reads in ``ref/``: the first that exists (a file or a folder).
 KEYS : tuple of str, required
@@ -35,7 +42,8 @@ LOWER_IS_BETTER : frozenset of str, default empty
     The keys ranked ascending (``sort: asc`` in ``competition.yaml``).
 LEADERBOARDS : tuple of (name, key), required
     The rankings of the organisers' results (confidence intervals, ranks, significance), the first
-    named after the track on its primary key; the detailed results mark their keys as ranked.
+    named after the track on its primary key, ``(NAME, KEYS[0])``; each name is one track's only.
+    The detailed results mark their keys as ranked.
 POOLED_KEYS : tuple of str, default empty
     The keys that depend on the sums over techniques only (not a macro average): the results tool
     may pool the techniques before resampling (the same numbers, a product 20 times smaller).
@@ -60,7 +68,8 @@ GROUP_TABLES : tuple of tables, default empty
     item's columns, ``<column>|<dimension>:<group>``; per group, ``groups.group_tables`` puts
     those totals in place of the item's and runs ``aggregate`` (absita: ABSA per polarity).
 ITEM_ERROR : str, default ''
-    What ``item_error`` measures, in words, for the error analysis page.
+    What ``item_error`` measures, in words, for the error analysis page; declared with ``item_error``
+    (one without the other is a ``ContractError``).
 BENCHMARK : dict, default empty
     How ``benchmarks/run.py`` measures the track: ``"scales"`` (the multiples of the task's size it allows; default all), ``"oracle"``
     (the naive oracle it is timed against: ``"spans"``, for a gold folder of ``article<ID>...labels``
@@ -81,14 +90,18 @@ score(gold_path, submission_path, file_name, options, reference_dir) -> TrackRes
     The result's score keys must be among the track's ``KEYS`` (a track may leave out the keys of
     what was not submitted, as absita's subtasks): a key that is not, or no key at all, is one
     ``ContractError`` naming the module and both sets of keys (the file is then not scored; never
-    -1 and exit 0). ``result.item_view`` (item id -> ``result.ItemView``: the item's gold and
-    predictions, or marked texts) is what the local error analysis (``score.py --items``) shows of
-    the worst items; a result without one has its worst items listed by id, with a note naming
+    -1 and exit 0). ``result.item_view`` (optional; item id -> ``result.ItemView``: the item's gold
+    and predictions, or marked texts) is what the local error analysis (``score.py --items``) shows
+    of the worst items; a result without one has its worst items listed by id, with a note naming
     the track. A submission made for another phase's inputs is named as such by its first problem
     line (``records.other_phase_line`` with ``options.other_phase_ids``, as ``records.check_id_sets``
-    does); a track whose items have no ids (positional: sentences in file order) checks them with
+    does). A track whose items have no ids (positional: an item per line or block, in the public
+    input's order) checks them by what its predictions carry: their inputs (CoNLL tokens) with
     ``records.check_item_sequence``, which compares the ``records.content_id`` of each submitted
-    item's public input with those of ``public_ids``.
+    item's input with those of ``public_ids``; nothing else (a hypothesis per source line) with
+    ``records.check_item_count`` and ``options.other_phase_counts``: a count that is another
+    phase's is named as such, and where another phase has as many items, whose predictions would be
+    scored here, the note it returns goes in ``result.notes`` (the detailed results page shows it).
 aggregate(statistics, totals, ops, key=None) -> dict, required
     The scores from the column totals of any selection of items. It computes only with the
     operations of ``ops`` (``ops.divide``, ``ops.where``, ``ops.sqrt``, ``ops.mean``) and with
@@ -98,25 +111,33 @@ aggregate(statistics, totals, ops, key=None) -> dict, required
     It reads a total only as ``totals[column]`` and never branches on one, so one call on any totals
     tells the columns a score reads (the resamples sum only those: ``scorer/outputs/resampling.py``).
 write_public_input(gold_dir, public_dir, filename) -> list of str, required
-    The phase's inputs without the answers (what the build publishes); the names written.
+    The phase's inputs without the answers (what the build publishes), from ``gold_dir`` (the
+    phase's ``ref/``, every track's gold); the names written, relative to ``public_dir`` (a folder
+    with a trailing ``/``), [] without the track's gold. A track's Test texts are looked for in
+    these files (``tests/test_release.py``: none in what participants get before the Test phase).
 public_ids(public_dir, filename) -> list of str or None, required
-    The ids of those inputs (None: the track has no public input there); a track without ids gives
-    each item's ``records.content_id`` (a digest of its public input, e.g. a sentence's tokens).
+    The ids of those inputs, in order (None: the track has no public input there); a track without
+    ids gives each item's ``records.content_id`` (a digest of its public input, e.g. a sentence's tokens).
 write_stand_in_gold(public_dir, gold_dir, filename) -> list of str, required
-    A gold with the public inputs' ids and no answers, for ``check_format.py``. ``gold_dir`` may not
-    exist yet: ``Track`` creates it before the call.
+    A gold with the public inputs' ids and no answers, for ``check_format.py``, that ``find_gold``
+    finds in ``gold_dir``. ``gold_dir`` may not exist yet: ``Track`` creates it before the call.
 write_baseline(public_dir, out_dir, filename, seed=42, variant="random") -> list of str, required
-    The starting kit's baseline submission from the public inputs.
+    The starting kit's baseline submission from the public inputs: a file the track scores (on both
+    phases' sample gold; the registry tests score it).
 write_sample_gold(folder, split, seed) -> list of str, required
-    The repository's sample gold (``tools/make_sample_data.py``).
+    The repository's sample gold (``tools/make_sample_data.py``, committed in ``reference_data/``):
+    each split's own items, with texts of their own (the Test texts above) and, where only the count
+    tells a phase's predictions from another's (``records.check_item_count``), a count of their own.
 write_benchmark_input(input_dir, scale, rng) -> None, required
-    A gold in ``ref/`` and a submission in ``res/`` at ``scale`` times the real data's size.
+    A gold in ``ref/`` and a submission in ``res/`` at ``scale`` times the real data's size, which
+    the track scores (with ``reference_data_extras`` beside the gold).
 reference_data_problem(folder) -> str, default: never a problem
     What the build says a phase's reference data lacks ('' when nothing), e.g. nlu's test input.
 item_error(totals) -> float or None, default: none
     The local error analysis's error of one item from the totals of its one row (worst first),
     for a track that is neither a span track nor a multilabel track (those are ordered by their
-    unmatched span mass, or false positives + false negatives).
+    unmatched span mass, or false positives + false negatives); with ``ITEM_ERROR``. Without
+    it, such a track's items are not ranked, and the page says so.
 is_public_input(folder) -> bool, default: never
     Whether ``folder`` holds this track's public inputs rather than gold (``score_locally.py``
     tells a participant who passed the public data as gold).
@@ -140,7 +161,9 @@ then what that machinery names its scores:
   that is ``<NAME>_f1_micro``, ``<NAME>_f1_macro``.
 
 Keep imports that cost start-up time (a tokenizer, for instance) inside the functions that need
-them: the registry imports every track module on every run.
+them: the registry imports every track module on every run. A track module is the standard library
+only, on Python 3.7-3.13 (``from __future__ import annotations``; its numbers and pages the same on
+each), except through ``scorer/machinery/nltk_tokens.py`` (nltk 3.7, which the tests then give it).
 """
 
 from __future__ import annotations
@@ -281,6 +304,9 @@ class Track:
             setattr(self, declaration.view, value)
         if not all(key in self.keys for _, key in self.leaderboards):
             raise ContractError("track module %s: a key of LEADERBOARDS is not in KEYS" % where)
+        if (self.item_error is _no_item_error) != (not self.item_error_measure):
+            raise ContractError("track module %s: item_error and ITEM_ERROR go together (an item's error and what it "
+                                "measures, in words); declare both or neither" % where)
         unknown = sorted(set(self.setting_defaults) - set(self.settings))
         if unknown:
             raise ContractError("track module %s: SETTING_DEFAULTS gives %s, not in its SETTINGS"
