@@ -37,12 +37,12 @@ all its rows), with the same bootstrap resamples for every submission
 - ``ci_low``/``ci_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled scores
   (percentile bootstrap);
 - ``rank``: 1 + the number of strictly better submissions (ties share the smallest rank); baselines
-  are shown among the submissions, marked, and take no rank (nor move anyone's);
+  are shown among the submissions, marked, and take no rank or group (nor move anyone's);
 - ``rank_low``/``rank_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled ranks (the
   participants' only);
 - p-values (paired bootstrap): ``p = (1 + #{r : |Δ*_r − mean(Δ*)| ≥ |Δ|}) / (1 + R)``;
 - groups: in score order, a group starts at its best submission; each next one joins while its
-  p-value against that best is ≥ 0.05, otherwise it starts the next group.
+  p-value against that best is ≥ 0.05, otherwise it starts the next group (participants only).
 
 Equal per-item statistics give bit-identical resampled scores (computed once), hence equal CIs,
 ranks, rank ranges, groups and p = 1.
@@ -84,6 +84,7 @@ from ranking.descriptions import participant_descriptions
 from ranking.downloads import discover
 from ranking.entries import Entry
 from ranking.figures import draw_figures, figure_task_of_board
+from ranking.kit_baselines import kit_baselines
 from ranking.labels import load_labels, primary_column
 from ranking.names import name_rows, shown
 from ranking.out_folder import check_out, write_board_tables, write_documents, write_lists, write_technique_table
@@ -167,6 +168,11 @@ def run(args) -> int:
         check_export_meets_download(export, entries, args.results, args.submissions)
     name_teams(entries, participant_descriptions(found, export, args.descriptions), teams, args.baseline_owner)
     warnings += unmatched_team_rows(teams, entries, args.teams)
+    owners = {entry.owner for entry in entries}
+    warnings += ["--baseline-owner %s: the download holds no submission of this account%s, so no row is its "
+                 "baseline%s" % (shown(owner), " (phase %s)" % phase if phase else "",
+                                 "" if args.no_kit_baselines else "; the starting kit's are (written from --ref)")
+                 for owner in args.baseline_owner if owner not in owners]
     for name, path in args.baseline:
         entries.append(Entry(name, name, os.path.abspath(path), baseline=True))
     if not entries:
@@ -177,6 +183,10 @@ def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="rank-submissions-") as work:
         phase_dir, applied = phase_reference(reference_dir, args.settings, work)
         check_gold_content(reference_dir, args.ref)  # (after the settings: a blind phase's are said first)
+        kit_warnings: List[str] = []
+        if not args.no_kit_baselines:
+            kit_entries, kit_warnings = kit_baselines(reference_dir, work)
+            entries += kit_entries
         settings = ("Phase settings: %s over the scoring program's own." % ", ".join(shown(p) for p in applied)
                     if applied else "Phase settings: none found (the scoring program's own settings).")
         print("rank_submissions: %s" % settings, file=sys.stderr)
@@ -189,6 +199,8 @@ def run(args) -> int:
                                                   progress=not args.quiet)
         TIMINGS["scoring"] = time.perf_counter() - started
         signature = signature_of(args, phase_dir, applied)
+    for warning in kit_warnings:  # (after the scoring: a gold that cannot be read is said alone)
+        print("rank_submissions: warning: %s" % warning, file=sys.stderr)
     # --select best: the board's primary column in competition.yaml, as the platform sorts by it
     ranked, skipped, failed = select(scored, args.select, primary_column(), on_board)
     if not_rescored:
@@ -283,6 +295,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--baseline-owner", action="append", default=[], metavar="USER",
                         help="the downloaded submissions of this account are baselines (codabench.py baselines "
                              "submits them from the organiser's account): marked, not ranked; repeatable")
+    parser.add_argument("--no-kit-baselines", action="store_true",
+                        help="leave out the starting kit's baselines (default: its random and majority baselines, "
+                             "written from --ref's public inputs and scored on it, as marked rows)")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="scoring processes (default 1)")
