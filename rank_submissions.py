@@ -93,7 +93,7 @@ from ranking.selection import SELECT_MODES, select, selection_note
 from ranking.settings import phase_reference
 from ranking.statistics import ALPHA, Board, build_board
 from ranking.tables import Report, technique_frame
-from ranking.team_sheets import name_teams, read_teams, unmatched_team_rows
+from ranking.team_sheets import TeamSheet, check_team_rows, name_teams, read_teams
 from scorer.readers.options import load_options
 from scorer.tracks.registry import BY_NAME, TRACKS
 from scorer.outputs.signature import track_signature
@@ -149,9 +149,9 @@ def run(args) -> int:
     # Everything an organiser passes is checked before any scoring.
     check_out(args.out)
     warnings: List[str] = []
-    teams: Dict[str, str] = {}
+    sheet = TeamSheet("")
     if args.teams:
-        teams, found_warnings = read_teams(args.teams)
+        sheet, found_warnings = read_teams(args.teams)
         warnings += found_warnings
     export = None
     if args.results:
@@ -166,8 +166,8 @@ def run(args) -> int:
         export = export_of_phase(export, phase, args.results)
         owners_from_export(entries, export)
         check_export_meets_download(export, entries, args.results, args.submissions)
-    name_teams(entries, participant_descriptions(found, export, args.descriptions), teams, args.baseline_owner)
-    warnings += unmatched_team_rows(teams, entries, args.teams)
+    warnings += check_team_rows(sheet, entries)
+    name_teams(entries, participant_descriptions(found, export, args.descriptions), sheet.teams(), args.baseline_owner)
     owners = {entry.owner for entry in entries}
     warnings += ["--baseline-owner %s: the download holds no submission of this account%s, so no row is its "
                  "baseline%s" % (shown(owner), " (phase %s)" % phase if phase else "",
@@ -289,7 +289,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "their best by the primary column, or all")
     parser.add_argument("--descriptions", help="system descriptions: a results export, or v1.5 method.txt files "
                                                "(a download or a folder)")
-    parser.add_argument("--teams", help="CSV: the platform's submissions export, or two columns (submission, team)")
+    parser.add_argument("--teams", help="CSV: two columns (submission, team), a submission named by its id, owner, "
+                        "file name or Codalab v1.5's '<user> - <n>' (a row naming none stops the run); or Codabench's "
+                        "submissions export")
     parser.add_argument("--baseline", action="append", default=[], type=parse_baseline, metavar="NAME=PATH",
                         help="a baseline submission shown (marked) in every table; repeatable")
     parser.add_argument("--baseline-owner", action="append", default=[], metavar="USER",

@@ -30,7 +30,6 @@ import rank_submissions  # noqa: E402
 from ranking.codalab_download import parse_method_txt  # noqa: E402
 from ranking.downloads import describe_entry, discover  # noqa: E402
 from ranking.entries import Entry  # noqa: E402
-from ranking.team_sheets import read_teams  # noqa: E402
 from ranking.scoring import score_entry  # noqa: E402
 from scorer.outputs.resampling import LEADERBOARDS  # noqa: E402
 
@@ -590,8 +589,3 @@ def test_a_fault_of_the_scoring_program_is_that_files_problem(setup, monkeypatch
     assert "t6_st1" in scored.scores and "absita" not in scored.scores
 
 
-def test_read_teams_codabench_export(tmp_path):
-    export = tmp_path / "submissions.csv"  # Codabench's "Download as CSV" of the submissions manager
-    export.write_text("Submission ID,File Name,Owner,Created When,Status,Phase\n"
-                      "482,predictions.zip,alice,2026-11-20T14:05:00Z,Finished,Test\n", encoding="utf-8")
-    assert read_teams(str(export)) == ({"482": "alice"}, [])
