@@ -5,8 +5,8 @@ groups, and the paper's tables and figures.
 
     .venv/bin/python rank_submissions.py DOWNLOAD --ref PHASE_GOLD_DIR --out DIR
         [--results EXPORT] [--select last|best|all] [--descriptions PATH] [--settings FILE]
-        [--teams CSV] [--baseline NAME=PATH ...] [--baseline-owner USER ...] [--resamples 1000] [--seed 0] [--jobs N]
-        [--baseline-test bootstrap|ar]
+        [--teams CSV] [--migrated NEXT_PHASE_DOWNLOAD] [--baseline NAME=PATH ...] [--baseline-owner USER ...]
+        [--no-kit-baselines] [--resamples 1000] [--seed 0] [--jobs N] [--baseline-test bootstrap|ar]
 
 DOWNLOAD: Codabench's "Download selected" zip, Codalab v1.5's leaderboard download, either one
 unzipped, ``codabench.py download``'s folder, or a folder of submission zips or folders
@@ -24,6 +24,13 @@ Only what can be ranked is re-scored (``ranking/scoring.py`` ``score_selected``)
 the export's entries, with ``--select last`` each participant's submissions from the latest backwards
 until one re-scores; the others are listed as not ranked, "not re-scored" (``--score-all`` re-scores
 every submission: the same boards, byte for byte, and every failing submission listed as such).
+
+Baselines are marked rows of every table that take no rank and no group and move nobody's: by
+default the starting kit's (``ranking/kit_baselines.py``: written from the public inputs derived
+from ``--ref``'s gold and scored on it; ``--no-kit-baselines`` leaves them out), and those of
+``--baseline`` and ``--baseline-owner``. ``--teams`` names each submission by whatever its platform
+shows (``ranking/team_sheets.py``); a row naming none stops the run. ``--migrated`` names each
+ranked row's copy on the next phase's board (``ranking/migrated.py``).
 
 The phase's settings (``ranking/settings.py``): ``--ref DIR`` applies ``DIR/scoring_config.json``
 when present, else the repository's ``phase_settings/<name of DIR>.json``; ``--settings FILE``
@@ -86,6 +93,7 @@ from ranking.entries import Entry
 from ranking.figures import draw_figures, figure_task_of_board
 from ranking.kit_baselines import kit_baselines
 from ranking.labels import load_labels, primary_column
+from ranking.migrated import name_copies, read_next_phase
 from ranking.names import name_rows, shown
 from ranking.out_folder import check_out, write_board_tables, write_documents, write_lists, write_technique_table
 from ranking.scoring import TECHNIQUE_TRACKS, Scored, score_all, score_selected
@@ -98,7 +106,7 @@ from scorer.readers.options import load_options
 from scorer.tracks.registry import BY_NAME, TRACKS
 from scorer.outputs.signature import track_signature
 from scorer.outputs.blind import not_gold
-from scorer.run.in_process import ReferenceDataProblem
+from scorer.run.in_process import ReferenceDataProblem, phase_tracks
 from scorer.outputs.resampling import LEADERBOARDS
 
 TOOL_VERSION = "2"
@@ -168,6 +176,7 @@ def run(args) -> int:
         check_export_meets_download(export, entries, args.results, args.submissions)
     warnings += check_team_rows(sheet, entries)
     name_teams(entries, participant_descriptions(found, export, args.descriptions), sheet.teams(), args.baseline_owner)
+    next_phase = read_next_phase(args.migrated, phase) if args.migrated else None
     owners = {entry.owner for entry in entries}
     warnings += ["--baseline-owner %s: the download holds no submission of this account%s, so no row is its "
                  "baseline%s" % (shown(owner), " (phase %s)" % phase if phase else "",
@@ -212,6 +221,9 @@ def run(args) -> int:
         found.notes += ["on the leaderboard (results export) but not in the download: %s" % shown(key)
                         for key in sorted(on_board - present)]
     name_rows([s.entry for s in ranked])
+    if next_phase is not None:
+        for warning in name_copies([s.entry for s in ranked], next_phase, [t for t, _ in phase_tracks(reference_dir)]):
+            print("rank_submissions: warning: %s" % warning, file=sys.stderr)
     copied = alike([s.entry for s in ranked])
     for warning in alike_warnings(copied):
         print("rank_submissions: warning: %s" % warning, file=sys.stderr)
@@ -287,6 +299,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--select", choices=SELECT_MODES, default="last",
                         help="without --results: each participant's last submission that re-scores (default), "
                         "their best by the primary column, or all")
+    parser.add_argument("--migrated", metavar="DOWNLOAD",
+                        help="the next phase's download (Post-Evaluation: codabench.py download, or a bulk download): "
+                             "each ranked row's migrated copy, the submission the public board shows, named in the "
+                             "CSV tables' migrated_submission column")
     parser.add_argument("--descriptions", help="system descriptions: a results export, or v1.5 method.txt files "
                                                "(a download or a folder)")
     parser.add_argument("--teams", help="CSV: two columns (submission, team), a submission named by its id, owner, "

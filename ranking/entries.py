@@ -29,6 +29,7 @@ class Entry:
     # other names the platform shows the organiser: the participant's file name (Codabench's bulk
     # name ends with it), v1.5's "<user> - <n>" (its download's "<user> - <n> submission.zip")
     aliases: List[str] = field(default_factory=list)
+    migrated: str = ""  # its copy's id on the next phase's board (rank_submissions.py --migrated)
 
     def keys(self) -> List[str]:
         """What a --teams CSV may name this submission by."""

@@ -92,6 +92,9 @@ def other_keys(board: Board, keys: Sequence[str]) -> List[str]:
 
 
 def board_frame(board: Board, all_keys: Sequence[str]) -> pd.DataFrame:
+    """One row per board row: names, scores, interval, rank, rank range, group, p-values against
+    each baseline and, when ``--migrated`` named them, the id of its copy on the next phase's board."""
+    migrated = any(s.entry.migrated for s in board.rows)
     records = []
     for i, scored in enumerate(board.rows):
         entry = scored.entry
@@ -110,6 +113,8 @@ def board_frame(board: Board, all_keys: Sequence[str]) -> pd.DataFrame:
         record["group"] = int(board.group[i]) if taken else ""
         for name, pvalues in board.baseline_p.items():
             record["p_vs_" + name] = number(pvalues[i])
+        if migrated:
+            record["migrated_submission"] = shown(entry.migrated)
         records.append(record)
     return pd.DataFrame.from_records(records)
 

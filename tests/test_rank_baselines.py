@@ -1,6 +1,7 @@
 """rank_submissions.py's reference rows and board ids: the starting kit's baselines, written from the
 gold --ref gives and scored on it, are marked rows of every table that take no rank and no group
-and move nobody's; --baseline-owner naming an account with no submission says so."""
+and move nobody's; --baseline-owner naming an account with no submission says so; --migrated
+names each ranked row's copy on the next phase's board (same owner, same prediction files)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import contextlib
 import io
 import re
 import sys
+import zipfile
 
 import pytest
 
@@ -75,3 +77,33 @@ def test_a_baseline_owner_with_no_submission_is_said_in_one_line(with_and_withou
     assert said == ["rank_submissions: warning: --baseline-owner organiser: the download holds no submission of this "
                     "account (phase 77), so no row is its baseline; the starting kit's are (written from --ref)"]
 
+
+# --- the migrated copies ----------------------------------------------------------------------------
+
+def _next_phase_member(identifier: int, owner: str, file: str = "predictions.zip") -> str:
+    return "%d_%s_PhaseId78_2026-12-01_%02d-00_%s" % (identifier, owner, identifier % 60, file)
+
+
+def test_migrated_names_each_rows_copy_on_the_next_phases_board(setup, codabench_bulk, tmp_path, capsys):  # noqa: F811
+    """alice_x's ranked 482 was copied as 601, which failed on the placeholder and was re-run as
+    603; she then submitted another file (604); bob_the_builder's 483 was copied as 602; carol's
+    485 was not copied (the same file as 482, but another owner's copy is not hers)."""
+    submissions = setup[1]
+    post = tmp_path / "post_evaluation.zip"
+    with zipfile.ZipFile(post, "w") as archive:
+        archive.write(submissions / "random_2.zip", _next_phase_member(601, "alice_x"))
+        archive.write(submissions / "random_3.zip", _next_phase_member(602, "bob_the_builder"))
+        archive.write(submissions / "random_2.zip", _next_phase_member(603, "alice_x"))
+        archive.write(submissions / "random_1.zip", _next_phase_member(604, "alice_x", "better.zip"))
+    out = tmp_path / "out"
+    assert _rank(codabench_bulk, out, "--migrated", str(post), "--no-kit-baselines") == 0
+    for board, _, _, _ in LEADERBOARDS:
+        rows = read_table(out / ("%s.csv" % board))
+        assert sorted((row["owner"], row["submission"], row["migrated_submission"]) for row in rows) == [
+            ("alice_x", "482", "603"), ("bob_the_builder", "483", "602"), ("carol", "485", "")], board
+    warned = [line for line in capsys.readouterr().err.splitlines() if "--migrated" in line]
+    assert len(warned) == 1 and "no submission of carol with the predictions of 485" in warned[0]
+    with pytest.raises(SystemExit) as refused:
+        _rank(codabench_bulk, tmp_path / "again", "--migrated", str(codabench_bulk))
+    assert "the download's own phase (PhaseId 77)" in str(refused.value.code)
+    assert not (tmp_path / "again" / "t6_st1.csv").exists()
