@@ -57,7 +57,8 @@ from task_release.write import write_release  # noqa: E402
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", help="the release's folder (an earlier release there is replaced)")
-    parser.add_argument("--verify", metavar="DIR", help="check a release against its %s" % SUMS)
+    parser.add_argument("--verify", metavar="DIR", help="check a release against its %s, and re-score its "
+                        "predictions with its wheel to its tables' numbers" % SUMS)
     parser.add_argument("--results", help="rank_submissions.py's --out folder: the final tables")
     parser.add_argument("--download", help="the download those tables were made from (codabench.py download's folder "
                         "or a platform's bulk download): each ranked row's prediction files go in predictions/")
@@ -72,6 +73,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     if (args.out is None) == (args.verify is None):
         print("release_task.py: give --out DIR (write a release) or --verify DIR (check one)", file=sys.stderr)
+        return 2
+    if args.python and args.verify is None:
+        print("release_task.py: --python goes with --verify DIR (the Pythons that re-score its predictions)",
+              file=sys.stderr)
         return 2
     if args.verify is not None:
         problems = verify(args.verify)

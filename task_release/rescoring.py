@@ -10,6 +10,7 @@ row's files, each checked to be a regular file inside the release); nothing in i
 
 from __future__ import annotations
 
+import csv
 import glob
 import json
 import os
@@ -105,18 +106,22 @@ def rescoring_problems(folder: str, pythons: Sequence[str], say: Callable[[str],
     problems: List[str] = []
     cells: List[Tuple[str, str, str, str, float, Job]] = []  # (table, row, key, signature, value, job)
     for name, track, path in board_tables(os.path.join(folder, "results")):
-        signature, table = read_table(path)
         table_name = "results/%s.csv" % name
-        for row in table:
-            if row.get("baseline") == "yes":
-                continue
-            if track not in rows.get(row["name"], {}):
-                problems.append("%s: row %s has no %s prediction in %s" % (table_name, row["name"], track, MANIFEST))
-                continue
-            for key in BY_NAME[track].keys:
-                if row.get(key):
-                    cells.append((table_name, row["name"], key, signature, float(row[key]),
-                                  (track, rows[row["name"]][track])))
+        try:
+            signature, table = read_table(path)
+            for row in table:
+                if row.get("baseline") == "yes":
+                    continue
+                if track not in rows.get(row.get("name"), {}):
+                    problems.append("%s: row %s has no %s prediction in %s" % (table_name, row.get("name"), track,
+                                                                             MANIFEST))
+                    continue
+                for key in BY_NAME[track].keys:
+                    if row.get(key):
+                        cells.append((table_name, row["name"], key, signature, float(row[key]),
+                                      (track, rows[row["name"]][track])))
+        except (OSError, UnicodeDecodeError, ValueError, csv.Error) as error:
+            problems.append("%s: cannot be read (%s)" % (table_name, error))
     jobs = sorted({cell[5] for cell in cells})
     versions = []
     for python in pythons:
@@ -124,8 +129,9 @@ def rescoring_problems(folder: str, pythons: Sequence[str], say: Callable[[str],
             try:
                 command = installed_command(python, wheels[0], os.path.join(work, "venv"))
             except (OSError, subprocess.SubprocessError) as error:
+                said = (getattr(error, "stderr", None) or b"").decode("utf-8", "replace").strip().splitlines()
                 problems.append("--python %s: the wheel cannot be installed in a fresh venv of it (%s)"
-                                % (python, getattr(error, "stderr", b"") or error))
+                                % (python, said[-1] if said else error))
                 continue
             version = subprocess.run([os.path.join(work, "venv", "bin", "python"), "-c",
                                       "import platform; print(platform.python_version())"],
