@@ -5,8 +5,8 @@ groups, and the paper's tables and figures.
 
     .venv/bin/python rank_submissions.py DOWNLOAD --ref PHASE_GOLD_DIR --out DIR
         [--results EXPORT] [--select last|best|all] [--descriptions PATH] [--settings FILE]
-        [--teams CSV] [--baseline NAME=PATH ...] [--baseline-owner USER ...] [--resamples 1000] [--seed 0] [--jobs N]
-        [--baseline-test bootstrap|ar]
+        [--teams CSV] [--migrated NEXT_PHASE_DOWNLOAD] [--baseline NAME=PATH ...] [--baseline-owner USER ...]
+        [--no-kit-baselines] [--resamples 1000] [--seed 0] [--jobs N] [--baseline-test bootstrap|ar]
 
 DOWNLOAD: Codabench's "Download selected" zip, Codalab v1.5's leaderboard download, either one
 unzipped, ``codabench.py download``'s folder, or a folder of submission zips or folders
@@ -25,6 +25,13 @@ the export's entries, with ``--select last`` each participant's submissions from
 until one re-scores; the others are listed as not ranked, "not re-scored" (``--score-all`` re-scores
 every submission: the same boards, byte for byte, and every failing submission listed as such).
 
+Baselines are marked rows of every table that take no rank and no group and move nobody's: by
+default the starting kit's (``ranking/kit_baselines.py``: written from the public inputs derived
+from ``--ref``'s gold and scored on it; ``--no-kit-baselines`` leaves them out), and those of
+``--baseline`` and ``--baseline-owner``. ``--teams`` names each submission by whatever its platform
+shows (``ranking/team_sheets.py``); a row naming none stops the run. ``--migrated`` names each
+ranked row's copy on the next phase's board (``ranking/migrated.py``).
+
 The phase's settings (``ranking/settings.py``): ``--ref DIR`` applies ``DIR/scoring_config.json``
 when present, else the repository's ``phase_settings/<name of DIR>.json``; ``--settings FILE``
 over it. The signature of every output says which, and each track's settings.
@@ -37,12 +44,12 @@ all its rows), with the same bootstrap resamples for every submission
 - ``ci_low``/``ci_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled scores
   (percentile bootstrap);
 - ``rank``: 1 + the number of strictly better submissions (ties share the smallest rank); baselines
-  are shown among the submissions, marked, and take no rank (nor move anyone's);
+  are shown among the submissions, marked, and take no rank or group (nor move anyone's);
 - ``rank_low``/``rank_high``: nearest-rank 2.5th and 97.5th percentiles of the resampled ranks (the
   participants' only);
 - p-values (paired bootstrap): ``p = (1 + #{r : |Δ*_r − mean(Δ*)| ≥ |Δ|}) / (1 + R)``;
 - groups: in score order, a group starts at its best submission; each next one joins while its
-  p-value against that best is ≥ 0.05, otherwise it starts the next group.
+  p-value against that best is ≥ 0.05, otherwise it starts the next group (participants only).
 
 Equal per-item statistics give bit-identical resampled scores (computed once), hence equal CIs,
 ranks, rank ranges, groups and p = 1.
@@ -84,7 +91,9 @@ from ranking.descriptions import participant_descriptions
 from ranking.downloads import discover
 from ranking.entries import Entry
 from ranking.figures import draw_figures, figure_task_of_board
+from ranking.kit_baselines import kit_baselines
 from ranking.labels import load_labels, primary_column
+from ranking.migrated import name_copies, read_next_phase
 from ranking.names import name_rows, shown
 from ranking.out_folder import check_out, write_board_tables, write_documents, write_lists, write_technique_table
 from ranking.scoring import TECHNIQUE_TRACKS, Scored, score_all, score_selected
@@ -92,12 +101,12 @@ from ranking.selection import SELECT_MODES, select, selection_note
 from ranking.settings import phase_reference
 from ranking.statistics import ALPHA, Board, build_board
 from ranking.tables import Report, technique_frame
-from ranking.team_sheets import name_teams, read_teams, unmatched_team_rows
+from ranking.team_sheets import TeamSheet, check_team_rows, name_teams, read_teams
 from scorer.readers.options import load_options
 from scorer.tracks.registry import BY_NAME, TRACKS
 from scorer.outputs.signature import track_signature
 from scorer.outputs.blind import not_gold
-from scorer.run.in_process import ReferenceDataProblem
+from scorer.run.in_process import ReferenceDataProblem, phase_tracks
 from scorer.outputs.resampling import LEADERBOARDS
 
 TOOL_VERSION = "2"
@@ -148,9 +157,9 @@ def run(args) -> int:
     # Everything an organiser passes is checked before any scoring.
     check_out(args.out)
     warnings: List[str] = []
-    teams: Dict[str, str] = {}
+    sheet = TeamSheet("")
     if args.teams:
-        teams, found_warnings = read_teams(args.teams)
+        sheet, found_warnings = read_teams(args.teams)
         warnings += found_warnings
     export = None
     if args.results:
@@ -165,8 +174,14 @@ def run(args) -> int:
         export = export_of_phase(export, phase, args.results)
         owners_from_export(entries, export)
         check_export_meets_download(export, entries, args.results, args.submissions)
-    name_teams(entries, participant_descriptions(found, export, args.descriptions), teams, args.baseline_owner)
-    warnings += unmatched_team_rows(teams, entries, args.teams)
+    warnings += check_team_rows(sheet, entries)
+    name_teams(entries, participant_descriptions(found, export, args.descriptions), sheet.teams(), args.baseline_owner)
+    next_phase = read_next_phase(args.migrated, phase) if args.migrated else None
+    owners = {entry.owner for entry in entries}
+    warnings += ["--baseline-owner %s: the download holds no submission of this account%s, so no row is its "
+                 "baseline%s" % (shown(owner), " (phase %s)" % phase if phase else "",
+                                 "" if args.no_kit_baselines else "; the starting kit's are (written from --ref)")
+                 for owner in args.baseline_owner if owner not in owners]
     for name, path in args.baseline:
         entries.append(Entry(name, name, os.path.abspath(path), baseline=True))
     if not entries:
@@ -177,6 +192,10 @@ def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="rank-submissions-") as work:
         phase_dir, applied = phase_reference(reference_dir, args.settings, work)
         check_gold_content(reference_dir, args.ref)  # (after the settings: a blind phase's are said first)
+        kit_warnings: List[str] = []
+        if not args.no_kit_baselines:
+            kit_entries, kit_warnings = kit_baselines(reference_dir, work)
+            entries += kit_entries
         settings = ("Phase settings: %s over the scoring program's own." % ", ".join(shown(p) for p in applied)
                     if applied else "Phase settings: none found (the scoring program's own settings).")
         print("rank_submissions: %s" % settings, file=sys.stderr)
@@ -189,6 +208,8 @@ def run(args) -> int:
                                                   progress=not args.quiet)
         TIMINGS["scoring"] = time.perf_counter() - started
         signature = signature_of(args, phase_dir, applied)
+    for warning in kit_warnings:  # (after the scoring: a gold that cannot be read is said alone)
+        print("rank_submissions: warning: %s" % warning, file=sys.stderr)
     # --select best: the board's primary column in competition.yaml, as the platform sorts by it
     ranked, skipped, failed = select(scored, args.select, primary_column(), on_board)
     if not_rescored:
@@ -200,6 +221,9 @@ def run(args) -> int:
         found.notes += ["on the leaderboard (results export) but not in the download: %s" % shown(key)
                         for key in sorted(on_board - present)]
     name_rows([s.entry for s in ranked])
+    if next_phase is not None:
+        for warning in name_copies([s.entry for s in ranked], next_phase, [t for t, _ in phase_tracks(reference_dir)]):
+            print("rank_submissions: warning: %s" % warning, file=sys.stderr)
     copied = alike([s.entry for s in ranked])
     for warning in alike_warnings(copied):
         print("rank_submissions: warning: %s" % warning, file=sys.stderr)
@@ -275,14 +299,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--select", choices=SELECT_MODES, default="last",
                         help="without --results: each participant's last submission that re-scores (default), "
                         "their best by the primary column, or all")
+    parser.add_argument("--migrated", metavar="DOWNLOAD",
+                        help="the next phase's download (Post-Evaluation: codabench.py download, or a bulk download): "
+                             "each ranked row's migrated copy, the submission the public board shows, named in the "
+                             "CSV tables' migrated_submission column")
     parser.add_argument("--descriptions", help="system descriptions: a results export, or v1.5 method.txt files "
                                                "(a download or a folder)")
-    parser.add_argument("--teams", help="CSV: the platform's submissions export, or two columns (submission, team)")
+    parser.add_argument("--teams", help="CSV: two columns (submission, team), a submission named by its id, owner, "
+                        "file name or Codalab v1.5's '<user> - <n>' (a row naming none stops the run); or Codabench's "
+                        "submissions export")
     parser.add_argument("--baseline", action="append", default=[], type=parse_baseline, metavar="NAME=PATH",
                         help="a baseline submission shown (marked) in every table; repeatable")
     parser.add_argument("--baseline-owner", action="append", default=[], metavar="USER",
                         help="the downloaded submissions of this account are baselines (codabench.py baselines "
                              "submits them from the organiser's account): marked, not ranked; repeatable")
+    parser.add_argument("--no-kit-baselines", action="store_true",
+                        help="leave out the starting kit's baselines (default: its random and majority baselines, "
+                             "written from --ref's public inputs and scored on it, as marked rows)")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="scoring processes (default 1)")

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The task's release for a long-term archive (Zenodo), written after the competition.
 
-    .venv/bin/python release_task.py --out DIR [--results RESULTS_DIR] [--gold PHASE ...]
+    .venv/bin/python release_task.py --out DIR [--results RESULTS_DIR [--download DOWNLOAD]] [--gold PHASE ...]
         [--reference-data DIR] [--cache build/wheels]
-    .venv/bin/python release_task.py --verify DIR
+    .venv/bin/python release_task.py --verify DIR [--python PYTHON ...]
 
 DIR receives, byte-identical for the same inputs:
 
@@ -20,11 +20,21 @@ DIR receives, byte-identical for the same inputs:
                            organisers' decision: none by default)
     results/               the final tables: rank_submissions.py's --out folder, as written (its
                            signatures must name this scorer's version)
+    predictions/           with --download (the download the tables were made from): each ranked
+                           row's prediction files, predictions/<n>/<the track's file>, and
+                           manifest.json tying each folder to its row (team, owner, the Evaluation
+                           submission, its migrated copy on the public board: rank_submissions.py
+                           --migrated) and naming the gold and settings that re-score them
 
 The phases, their folders and labels come from competition.yaml (``reference_data:
 <folder>_reference_data.zip``); the test set is the last phase's folder. ``--gold`` takes a
 phase's label or folder and may be repeated. An earlier release in DIR is replaced; any other
 non-empty DIR is refused.
+
+``--verify DIR`` checks every file against SHA256SUMS, then, when the release holds predictions and
+the test gold, installs its wheel into a fresh venv of each ``--python`` and re-scores every
+prediction with the README's command: every ranked cell of ``results/<board>.csv`` must come out
+the same float, with the table's signature (``task_release/rescoring.py``).
 """
 
 from __future__ import annotations
@@ -40,14 +50,21 @@ sys.path.insert(0, os.path.join(ROOT, "scoring_program"))
 
 from task_release.checksums import SUMS, verify  # noqa: E402
 from task_release.errors import ReleaseError  # noqa: E402
+from task_release.rescoring import rescoring_problems  # noqa: E402
 from task_release.write import write_release  # noqa: E402
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", help="the release's folder (an earlier release there is replaced)")
-    parser.add_argument("--verify", metavar="DIR", help="check a release against its %s" % SUMS)
+    parser.add_argument("--verify", metavar="DIR", help="check a release against its %s, and re-score its "
+                        "predictions with its wheel to its tables' numbers" % SUMS)
     parser.add_argument("--results", help="rank_submissions.py's --out folder: the final tables")
+    parser.add_argument("--download", help="the download those tables were made from (codabench.py download's folder "
+                        "or a platform's bulk download): each ranked row's prediction files go in predictions/")
+    parser.add_argument("--python", action="append", default=[], metavar="PYTHON",
+                        help="with --verify: re-score the predictions with the release's wheel installed in a fresh "
+                             "venv of this Python (repeatable; default: the Python running this tool)")
     parser.add_argument("--gold", action="append", default=[], metavar="PHASE",
                         help="put this phase's gold in the release (a label or folder; repeatable)")
     parser.add_argument("--reference-data", default=os.path.join(ROOT, "reference_data"),
@@ -57,16 +74,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if (args.out is None) == (args.verify is None):
         print("release_task.py: give --out DIR (write a release) or --verify DIR (check one)", file=sys.stderr)
         return 2
+    if args.python and args.verify is None:
+        print("release_task.py: --python goes with --verify DIR (the Pythons that re-score its predictions)",
+              file=sys.stderr)
+        return 2
     if args.verify is not None:
         problems = verify(args.verify)
-        for line in problems:
-            print(line, file=sys.stderr)
         if not problems:
             print("%s: every file matches %s" % (args.verify, SUMS))
+            problems = rescoring_problems(os.path.abspath(args.verify), args.python or [sys.executable], print)
+        for line in problems:
+            print(line, file=sys.stderr)
         return 1 if problems else 0
     try:
         lines = write_release(os.path.abspath(args.out), os.path.abspath(args.reference_data),
-                              os.path.abspath(args.results) if args.results else None, args.gold, args.cache)
+                              os.path.abspath(args.results) if args.results else None, args.gold, args.cache,
+                              os.path.abspath(args.download) if args.download else None)
     except ReleaseError as error:
         print(str(error), file=sys.stderr)
         return error.code

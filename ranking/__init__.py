@@ -3,7 +3,9 @@
 - ``downloads``: what an organiser downloaded -> ``entries`` (one per submission), with each
   platform's layout in its own module (``codabench_download``, ``codabench_export``,
   ``codalab_download``, ``client_download``); teams (``team_sheets``) and the participants'
-  descriptions (``descriptions``); ``unpacking``: one submission unpacked as ``res/``;
+  descriptions (``descriptions``); ``unpacking``: one submission unpacked as ``res/``, and the
+  files the scorer reads from it; ``kit_baselines``: the starting kit's baselines as rows;
+  ``migrated``: each ranked row's copy in the next phase's download;
 - ``scoring``: each submission scored by the scoring program's own code -> scores and per-item
   statistics (each track module defines its own, with its aggregate and leaderboards;
   ``scoring_program/scorer/outputs/resampling.py`` dispatches to them and defines the resamples);
@@ -13,8 +15,9 @@
   ``results_md``, ``results_tex``, ``index_html``, ``figures``; ``labels`` (competition.yaml's
   words), ``names`` (every participant's text shown safely), ``copies`` (files alike across teams).
 
-The scoring program never imports this package; it imports the scoring program (and the starting
-kit's safe unzipping), whose folders it puts on ``sys.path`` here.
+The scoring program never imports this package; it imports the scoring program and the starting
+kit's safe unzipping and baselines (their folders it puts on ``sys.path`` here), and the build's
+derivation of the public inputs (``bundle/``, beside it).
 """
 
 import os

@@ -26,7 +26,11 @@ def site_entry(identifier: str, owner: str, phase: str) -> Entry:
 def codabench_entry(filename: str) -> Optional[Entry]:
     """The Entry (without its source) a bulk download's member name describes; None for another name."""
     match = CODABENCH_ENTRY.match(filename)
-    return site_entry(match.group(1), match.group(2), match.group(3)) if match else None
+    if not match:
+        return None
+    entry = site_entry(match.group(1), match.group(2), match.group(3))
+    entry.aliases = [match.group(5)]  # the participant's file name, as the submissions manager shows it
+    return entry
 
 
 def failed_lines(text: str) -> List[str]:

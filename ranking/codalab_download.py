@@ -23,14 +23,15 @@ V15_METHOD_FIELDS = ("method_name", "method_description", "project_url", "public
 
 def codalab_entry(filename: str) -> Optional[Entry]:
     """The Entry (without its source) a v1.5 submission's file name describes; None for another name."""
+    own_name = filename[:-len(" submission.zip")]  # "alice - 1": how v1.5's download names it
     match = CODALAB_TEAM_ENTRY.match(filename)
     if match:  # a team's: its owner keeps v1.5's "Team " (a team is named freely, a user is not)
         who, number = match.group(1).strip(), match.group(2)
-        return Entry(number, who, "", owner=TEAM_OWNER + who, order=int(number))
+        return Entry(number, who, "", owner=TEAM_OWNER + who, order=int(number), aliases=[own_name])
     match = CODALAB_ENTRY.match(filename)
     if match:
         who, number = match.group(1).strip(), match.group(2)
-        return Entry(number, who, "", owner=who, order=int(number))
+        return Entry(number, who, "", owner=who, order=int(number), aliases=[own_name])
     return None
 
 

@@ -47,9 +47,11 @@ def discover(path: str) -> Download:
             elif _is_platform_extra(name):
                 continue
             elif os.path.isdir(full) or name.lower().endswith(".zip"):
-                entry = describe_entry(name)
+                entry = described = describe_entry(name)
                 if name in listed:
                     entry = site_entry(*listed[name])
+                    if described.platform_id == entry.platform_id:  # the file name its bulk name ends with
+                        entry.aliases = described.aliases
                 entry.source = full
                 found.entries.append(entry)
         found.platform = _kind(found.entries, names)

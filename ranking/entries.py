@@ -26,11 +26,15 @@ class Entry:
     phase: str = ""  # Codabench's phase id (the PhaseId in a bulk name); "" when unknown
     claimed: bool = False  # the team name is the participant's own (fact sheet, method.txt)
     description: Dict[str, str] = field(default_factory=dict)  # its team, system, description, external data
+    # other names the platform shows the organiser: the participant's file name (Codabench's bulk
+    # name ends with it), v1.5's "<user> - <n>" (its download's "<user> - <n> submission.zip")
+    aliases: List[str] = field(default_factory=list)
+    migrated: str = ""  # its copy's id on the next phase's board (rank_submissions.py --migrated)
 
     def keys(self) -> List[str]:
         """What a --teams CSV may name this submission by."""
-        return [k for k in (self.platform_id, self.submission, os.path.basename(self.member or self.source),
-                            self.owner) if k]
+        return [k for k in [self.platform_id, self.submission, os.path.basename(self.member or self.source),
+                            self.owner] + self.aliases if k]
 
     def export_key(self) -> str:
         """The key of this submission in Codabench's results export."""

@@ -8,8 +8,8 @@ from typing import Dict, Sequence, Tuple
 
 from .names import shown
 from .statistics import ALPHA, Board
-from .tables import (DESCRIPTION_LIMIT, EXPLANATIONS, Report, appendix_frames, four_decimals, range_text, rank_text,
-                     team_label)
+from .tables import (DESCRIPTION_LIMIT, EXPLANATIONS, Report, appendix_frames, four_decimals, group_text, range_text,
+                     rank_text, team_label)
 
 
 def inline_svg(text: str) -> str:
@@ -62,7 +62,7 @@ def index_html(boards: Sequence[Board], figures: Dict[str, str], technique_track
             rows.append(("baseline" if scored.entry.baseline else "", [
                 rank_text(board, i, "–"), e(team_label(scored)), e(shown(scored.entry.owner)), four_decimals(board.scores[i]),
                 "[%s,&nbsp;%s]" % (four_decimals(board.ci[i, 0]), four_decimals(board.ci[i, 1])),
-                range_text(board, i, "–"), str(int(board.group[i])),
+                range_text(board, i, "–"), group_text(board, i, "–"),
                 e(shown(scored.entry.system or scored.entry.submission))]))
         parts += ['<h2 id="%s">%s</h2>' % (e(board.name), e(report.board_title(board))),
                   "<p>%s, %s is better.</p>" % (e(report.labels[board.key]), direction),

@@ -8,8 +8,8 @@ import pandas as pd
 
 from .names import SHOWN_LIMIT, shown
 from .statistics import ALPHA, Board
-from .tables import (DESCRIPTION_LIMIT, EXPLANATIONS, Report, appendix_frames, four_decimals, other_keys, range_text,
-                     rank_text, team_label)
+from .tables import (DESCRIPTION_LIMIT, EXPLANATIONS, Report, appendix_frames, four_decimals, group_text, other_keys,
+                     range_text, rank_text, team_label)
 
 
 def _md(text: str, limit: int = SHOWN_LIMIT) -> str:
@@ -31,7 +31,7 @@ def markdown(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Rep
                       "System": _md(scored.entry.system or scored.entry.submission),
                       report.labels[board.key]: four_decimals(board.scores[i]),
                       "95% CI": "[%s, %s]" % (four_decimals(board.ci[i, 0]), four_decimals(board.ci[i, 1])),
-                      "Rank range": range_text(board, i, "–"), "Group": int(board.group[i])}
+                      "Rank range": range_text(board, i, "–"), "Group": group_text(board, i, "–")}
             for key in others:
                 record[report.labels[key]] = four_decimals(scores[key]) if key in scores else "–"
             records.append(record)

@@ -11,8 +11,8 @@ import pandas as pd
 
 from .names import SHOWN_LIMIT, latex_text, shown
 from .statistics import ALPHA, Board
-from .tables import (DESCRIPTION_LIMIT, Report, appendix_frames, baseline_mark, four_decimals, other_keys, range_text,
-                     rank_text)
+from .tables import (DESCRIPTION_LIMIT, Report, appendix_frames, baseline_mark, four_decimals, group_text, other_keys,
+                     range_text, rank_text)
 
 # The most other scores a LaTeX board table shows beside its own: with the rank, team, system, score,
 # interval, rank range and group, two more keep a table* within a two-column article's text width;
@@ -84,7 +84,7 @@ def method_paragraph(report: Report) -> str:
     """What every board's columns are, once for all tables."""
     return (r"\paragraph{Ranking method.} In each board's table: the rank, the score with its 95\%% percentile "
             r"bootstrap confidence interval (%d resamples of the items), the rank range over the resamples, and "
-            r"the significance group (paired bootstrap, $p < %s$); baselines take no rank." % (report.resamples, ALPHA))
+            r"the significance group (paired bootstrap, $p < %s$); baselines take no rank and no group." % (report.resamples, ALPHA))
 
 
 def _tabular(frame: pd.DataFrame, column_format: str) -> str:
@@ -138,7 +138,7 @@ def latex(boards: Sequence[Board], keys_of: Dict[str, List[str]], report: Report
                       _tex_header(short_label(report.labels[board.key])): four_decimals(board.scores[i]),
                       r"95\% CI": "[%s, %s]" % (four_decimals(board.ci[i, 0]), four_decimals(board.ci[i, 1])),
                       _tex_header("Rank range"): range_text(board, i, "--"),
-                      "Group": str(int(board.group[i]))}
+                      "Group": group_text(board, i, "--")}
             for key in others:
                 record[_tex_header(short_label(report.labels[key]))] = four_decimals(scores[key]) if key in scores else "--"
             records.append(record)

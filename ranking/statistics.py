@@ -151,7 +151,7 @@ class Board:
     ci: np.ndarray  # (rows × 2)
     rank: np.ndarray  # 0 for a baseline (it takes no rank)
     rank_range: np.ndarray  # (rows × 2); 0, 0 for a baseline
-    group: np.ndarray
+    group: np.ndarray  # 0 for a baseline (it joins no group, nor moves anyone's)
     pvalues: np.ndarray  # (rows × rows)
     baseline_p: Dict[str, np.ndarray]  # baseline name -> p-value of each row against it
 
@@ -165,7 +165,13 @@ def build_board(name: str, track: str, key: str, higher_is_better: bool, entered
                              % (track, scored.entry.name, entered[0].entry.name))
     counts = resample_counts(len(items), resamples, seed)
     point = np.array([s.scores[track][key] for s in entered], dtype=np.float64)
-    resampled = resampled_score_matrix([s.statistics[track] for s in entered], counts, key)
+    # the baselines apart: in the participants' products they would change the order of BLAS's sums,
+    # and their intervals in the last bit
+    resampled = np.empty((len(entered), resamples), dtype=np.float64)
+    for baseline in (False, True):
+        members = [i for i, s in enumerate(entered) if s.entry.baseline == baseline]
+        if members:
+            resampled[members] = resampled_score_matrix([entered[i].statistics[track] for i in members], counts, key)
     # Row order: by score (direction-aware), then by name, for stable tables.
     order = sorted(range(len(entered)), key=lambda i: (-point[i] if higher_is_better else point[i],
                                                        entered[i].entry.name))
@@ -183,10 +189,10 @@ def build_board(name: str, track: str, key: str, higher_is_better: bool, entered
         resampled_ranks = np.sort(ranks_of(resampled[ranked], higher_is_better), axis=1)
         rank_range[ranked] = np.stack([resampled_ranks[:, low], resampled_ranks[:, high]], axis=1)
     pvalues = paired_bootstrap_pvalues(point, resampled)
-    group = np.zeros(len(rows), dtype=np.int64)
-    leader, current = 0, 1
-    for i in range(len(rows)):
-        if i and pvalues[leader, i] < ALPHA:
+    group = np.zeros(len(rows), dtype=np.int64)  # among the participants: 0 for a baseline, as its rank
+    leader, current = -1, 0
+    for i in np.flatnonzero(ranked):
+        if leader < 0 or pvalues[leader, i] < ALPHA:
             leader, current = i, current + 1
         group[i] = current
     baseline_p: Dict[str, np.ndarray] = {}

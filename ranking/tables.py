@@ -32,7 +32,7 @@ EXPLANATIONS = (
     ("Group", "in rank order, a submission joins the group of the best submission of the current group "
               "unless a paired bootstrap test finds it significantly worse (p < {alpha}); otherwise it "
               "starts the next group. Submissions in one group are not significantly different from its "
-              "best."),
+              "best. A baseline (marked) takes no rank, rank range or group."),
 )
 
 
@@ -92,6 +92,9 @@ def other_keys(board: Board, keys: Sequence[str]) -> List[str]:
 
 
 def board_frame(board: Board, all_keys: Sequence[str]) -> pd.DataFrame:
+    """One row per board row: names, scores, interval, rank, rank range, group, p-values against
+    each baseline and, when ``--migrated`` named them, the id of its copy on the next phase's board."""
+    migrated = any(s.entry.migrated for s in board.rows)
     records = []
     for i, scored in enumerate(board.rows):
         entry = scored.entry
@@ -107,9 +110,11 @@ def board_frame(board: Board, all_keys: Sequence[str]) -> pd.DataFrame:
         record["rank"] = int(board.rank[i]) if taken else ""
         record["rank_low"] = int(board.rank_range[i, 0]) if taken else ""
         record["rank_high"] = int(board.rank_range[i, 1]) if taken else ""
-        record["group"] = int(board.group[i])
+        record["group"] = int(board.group[i]) if taken else ""
         for name, pvalues in board.baseline_p.items():
             record["p_vs_" + name] = number(pvalues[i])
+        if migrated:
+            record["migrated_submission"] = shown(entry.migrated)
         records.append(record)
     return pd.DataFrame.from_records(records)
 
@@ -145,6 +150,11 @@ def baseline_mark(name: str) -> str:
 def rank_text(board: Board, i: int, dash: str) -> str:
     """Row ``i``'s rank, or ``dash`` for a baseline (it takes none)."""
     return str(int(board.rank[i])) if not board.rows[i].entry.baseline else dash
+
+
+def group_text(board: Board, i: int, dash: str) -> str:
+    """Row ``i``'s significance group, or ``dash`` for a baseline (it joins none)."""
+    return str(int(board.group[i])) if not board.rows[i].entry.baseline else dash
 
 
 def range_text(board: Board, i: int, dash: str) -> str:

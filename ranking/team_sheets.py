@@ -7,7 +7,10 @@ from __future__ import annotations
 import csv
 import io
 import unicodedata
-from typing import Dict, Iterable, List, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Dict, Iterable, List, Tuple
+
+from scorer.readers.problems import did_you_mean
 
 from .entries import Entry
 from .names import shown
@@ -41,51 +44,106 @@ def read_organiser_text(path: str, what: str) -> Tuple[str, List[str]]:
              % (what, shown(path), "s" if len(legacy) > 1 else "", shown_lines)])
 
 
-def read_teams(path: str) -> Tuple[Dict[str, str], List[str]]:
-    """Submission id, name, file name or owner -> team name; and the warnings.
+# A first row whose first cell is one of these (any case) is the sheet's header, not a submission.
+HEADER_WORDS = ("submission", "submission id", "id", "file", "file name", "owner", "user", "name")
+KEY_KINDS = "its id, owner, file name or Codalab v1.5's '<user> - <n>'"
+
+
+@dataclass
+class TeamSheet:
+    """The ``--teams`` CSV: key -> (line number, team). ``export``: Codabench's submissions export
+    (id -> owner), which lists the submissions of every phase the organiser had in view."""
+
+    path: str
+    rows: Dict[str, Tuple[int, str]] = field(default_factory=dict)
+    export: bool = False
+
+    def teams(self) -> Dict[str, str]:
+        return {key: team for key, (_, team) in self.rows.items()}
+
+
+def read_teams(path: str) -> Tuple[TeamSheet, List[str]]:
+    """The sheet (submission id, name, file name or owner -> team name) and the warnings.
 
     Codabench's submissions CSV export (columns "Submission ID", "Owner", ...) maps ids to their
-    owners; any other CSV is read as two columns, key and team (a header row is allowed).
+    owners; any other CSV is read as two columns, key and team (a header row is allowed). Two rows
+    naming one key with different teams stop the run in one line.
     """
     text, warnings = read_organiser_text(path, "--teams")
-    rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
+    sheet = TeamSheet(path)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
     if not rows:
-        return {}, warnings
-    header = [cell.strip() for cell in rows[0]]
+        return sheet, warnings
+    header = [cell.strip() for cell in rows[0][1]]
     if "Submission ID" in header and "Owner" in header:
+        sheet.export = True
         id_column, owner_column = header.index("Submission ID"), header.index("Owner")
-        return ({row[id_column].strip(): row[owner_column].strip() for row in rows[1:]
-                 if len(row) > max(id_column, owner_column)}, warnings)
-    teams = {}
-    for number, row in enumerate(rows):
+        sheet.rows = {row[id_column].strip(): (line, row[owner_column].strip()) for line, row in rows[1:]
+                      if len(row) > max(id_column, owner_column)}
+        return sheet, warnings
+    seen: Dict[str, Tuple[int, str]] = {}
+    for number, (line, row) in enumerate(rows):
         if len(row) < 2:
             raise SystemExit("rank_submissions: --teams %s, line %d: expected two columns (submission, team)"
-                             % (shown(path), number + 1))
-        if number == 0 and [c.strip().lower() for c in row[:2]] in (["submission", "team"], ["file", "team"]):
+                             % (shown(path), line))
+        if number == 0 and row[0].strip().lower() in HEADER_WORDS:
             continue
-        teams[row[0].strip()] = row[1].strip()
-    return teams, warnings
+        key, team = row[0].strip(), row[1].strip()
+        earlier = seen.setdefault(team_key(key), (line, team))
+        if earlier[1] != team:
+            raise SystemExit("rank_submissions: --teams %s, lines %d and %d: both name %s, as %s and as %s; keep one"
+                             % (shown(path), earlier[0], line, shown(key), shown(earlier[1]), shown(team)))
+        sheet.rows[key] = (line, team)
+    return sheet, warnings
 
 
 def team_key(text: str) -> str:
-    """A --teams key as it is matched: stripped, in Unicode's composed form (NFC: "josé" typed on
-    one keyboard or another, or decoded from Windows-1252, is one key)."""
-    return unicodedata.normalize("NFC", text.strip())
+    """A --teams key as it is matched: stripped, each run of spaces one space (v1.5 writes a team's
+    "Team x  - 4" with two), in Unicode's composed form (NFC: "josé" typed on one keyboard or
+    another, or decoded from Windows-1252, is one key)."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
-def unmatched_team_rows(teams: Dict[str, str], entries: List[Entry], path: Optional[str], limit: int = 50
-                        ) -> List[str]:
-    """One warning per --teams row whose key names no submission of the download (by id, name,
-    file name or owner): its team name is not applied, and the organiser is told which."""
-    known = {team_key(key) for entry in entries for key in entry.keys()}
-    missing = [key for key in teams if team_key(key) not in known]
-    lines = ["--teams %s: %s names no submission of the download (no id, file name or owner is %s); the team "
-             "name %s is not applied" % (shown(path or ""), shown(key), shown(key), shown(teams[key]))
-             for key in missing[:limit]]
-    if len(missing) > limit:
-        lines.append("--teams %s: ... and %d more rows that name no submission" % (shown(path or ""),
-                                                                                 len(missing) - limit))
-    return lines
+def _participant(entry: Entry) -> str:
+    return entry.owner or "\0%s\0%s" % (entry.source, entry.member)
+
+
+def check_team_rows(sheet: TeamSheet, entries: List[Entry], limit: int = 50) -> List[str]:
+    """Every row of an organiser's sheet names the submissions of one participant (by id, name, file
+    name, owner, or the platform's own name: ``Entry.keys``): the first row that names none, or
+    several participants', stops the run in one line, before any scoring (a paper with the wrong
+    name otherwise). Rows of Codabench's submissions export that name none (another phase's
+    submissions) are warnings, one line each."""
+    named: Dict[str, List[Entry]] = {}
+    for entry in entries:
+        for key in entry.keys():
+            named.setdefault(team_key(key), []).append(entry)
+    missing = [key for key in sheet.rows if team_key(key) not in named]
+    where = "--teams %s" % shown(sheet.path)
+    if sheet.export:
+        lines = ["%s: %s names no submission of the download (no id, file name or owner is %s); the team name %s "
+                 "is not applied" % (where, shown(key), shown(key), shown(sheet.rows[key][1])) for key in missing[:limit]]
+        if len(missing) > limit:
+            lines.append("%s: ... and %d more rows that name no submission" % (where, len(missing) - limit))
+        return lines
+    if missing:
+        key = missing[0]
+        example = ", ".join("'%s'" % shown(k) for k in list(dict.fromkeys(entries[0].keys()))[:4]) if entries else ""
+        raise SystemExit("rank_submissions: %s, line %d: '%s' names no submission of the download%s; a row names a "
+                         "submission by %s (the download's %d submissions, the first: %s)%s; nothing was scored"
+                         % (where, sheet.rows[key][0], shown(key), did_you_mean(team_key(key), named), KEY_KINDS,
+                            len(entries), example or "none",
+                            "; %d more rows name none" % (len(missing) - 1) if len(missing) > 1 else ""))
+    for key, (line, _) in sheet.rows.items():
+        participants = list(dict.fromkeys(_participant(entry) for entry in named[team_key(key)]))
+        if len(participants) > 1:
+            owners = [entry.owner or entry.submission for entry in named[team_key(key)]]
+            raise SystemExit("rank_submissions: %s, line %d: '%s' names the submissions of %d participants (%s); name "
+                             "one by %s; nothing was scored"
+                             % (where, line, shown(key), len(participants),
+                                ", ".join(shown(o) for o in list(dict.fromkeys(owners))[:5]), KEY_KINDS))
+    return []
 
 
 def name_teams(entries: List[Entry], described: Dict[str, Dict[str, str]], teams: Dict[str, str],

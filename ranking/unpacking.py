@@ -1,13 +1,16 @@
 """One submission of a download unpacked as the ``res/`` folder the scoring program reads, with the
 bounds a member of a bulk download must keep (``codabench.py download`` applies the same to each
-file it fetches)."""
+file it fetches); and the files the scorer reads from it (``prediction_files``)."""
 
 from __future__ import annotations
 
 import os
 import zipfile
 import zlib
+from typing import Dict, Sequence
 
+from scorer.readers.problems import SubmissionError
+from scorer.run.submission import locate_submission
 from staging import KitError, safe_extract
 
 from .entries import Entry
@@ -62,3 +65,14 @@ def stage(entry: Entry, work: str) -> str:
     except KitError as error:
         raise KitError(str(error).replace(archive_path, shown_as)) from None
     return res
+
+
+def prediction_files(entry: Entry, work: str, tracks: Sequence) -> Dict[str, str]:
+    """The files of ``tracks`` the scoring program reads from the submission (file name -> path,
+    unpacked under ``work``: ``stage``; each a regular file, no link followed:
+    ``scorer.run.submission.locate_submission``); a KitError naming the submission otherwise."""
+    res = stage(entry, work)
+    try:
+        return locate_submission(res, tracks).files
+    except SubmissionError as error:
+        raise KitError("%s: %s" % (shown(entry.member or os.path.basename(entry.source)), error.lines[0])) from None

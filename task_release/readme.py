@@ -12,7 +12,7 @@ from .phases import Phase
 
 
 def readme(config: Dict[str, Any], phases: List[Phase], gold: List[Phase], tracks, wheel: str,
-           settings: Dict[str, str], has_results: bool) -> str:
+           settings: Dict[str, str], has_results: bool, prediction_rows: int = 0) -> str:
     test = phases[-1]
     track_rows = "\n".join("| `%s` | %s | `%s` | `cards/%s.md` |" % (t.name, t.title, t.filename, t.name)
                            for t in tracks)
@@ -64,6 +64,12 @@ def readme(config: Dict[str, Any], phases: List[Phase], gold: List[Phase], track
     if has_results:
         lines.append("| `results/` | the final tables (`rank_submissions.py`): one row per team, CIs, rank ranges, "
                      "significance groups; `results/index.html`, `results.md`, `results.tex`, CSV files |")
+    if prediction_rows:
+        lines.append("| `predictions/` | the prediction files of the %d ranked rows of `results/`, one folder each "
+                     "(`predictions/<n>/<the track's file>`); `predictions/manifest.json` ties each folder to its row "
+                     "(team, owner, the Evaluation submission, its migrated copy on the public board): `%s TRACK %s "
+                     "predictions/<n>/<file>%s` gives the row's numbers |"
+                     % (prediction_rows, COMMAND, given, settings_part))
     lines += ["| `CITATION.cff`, `.zenodo.json` | how to cite this release; Zenodo's metadata |",
               "| `%s` | the sha256 of every file: `sha256sum -c %s` |" % (SUMS, SUMS), ""]
     return "\n".join(lines)

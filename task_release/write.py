@@ -24,6 +24,7 @@ from .checksums import SUMS, checksums, verify
 from .citation import citation_cff, release_metadata, zenodo_json
 from .errors import ReleaseError
 from .phases import chosen_gold, phases_of
+from .predictions import write_predictions
 from .readme import readme
 
 
@@ -71,8 +72,10 @@ def check_results(folder: str) -> None:
 
 
 def write_release(out: str, reference_root: str, results: Optional[str], gold_names: Sequence[str],
-                  cache: str) -> List[str]:
-    """Write the release into ``out`` (replacing an earlier release there); return the lines to print."""
+                  cache: str, download: Optional[str] = None) -> List[str]:
+    """Write the release into ``out`` (replacing an earlier release there); return the lines to print.
+    ``download``: the download the tables in ``results`` were made from: each ranked row's
+    prediction files go in ``predictions/`` (``predictions.write_predictions``)."""
     _, config, problem = load_yaml(os.path.join(ROOT, "competition.yaml"))
     if problem:
         raise ReleaseError(problem)
@@ -80,6 +83,9 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
     gold = chosen_gold(phases, gold_names)
     if results is not None:
         check_results(results)
+    elif download is not None:
+        raise ReleaseError("--download %s: give --results too (the tables name the ranked rows whose predictions "
+                           "are released)" % download, 2)
     meta = release_metadata()
     tracks = competition_tracks(config, TRACKS)
     for phase in phases:
@@ -128,8 +134,12 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
         shutil.rmtree(staged_ref)
         if results is not None:
             _copy_tree(results, os.path.join(staging, "results"), "--results")
+        test = phases[-1]
+        rows = 0 if download is None else write_predictions(
+            staging, download, results, tracks, "gold/%s" % test.folder if test in gold else "",
+            "settings/%s.json" % test.folder if test.folder in settings else "")
         _write(staging, "README.md", readme(config, phases, gold, tracks, wheel_name, settings,
-                                            results is not None).encode("utf-8"))
+                                            results is not None, rows).encode("utf-8"))
         _write(staging, "CITATION.cff", citation_cff(config, meta, wheel_name).encode("utf-8"))
         _write(staging, ".zenodo.json", zenodo_json(config, meta, wheel_name).encode("utf-8"))
         sums = checksums(staging).encode("utf-8")
@@ -146,7 +156,8 @@ def write_release(out: str, reference_root: str, results: Optional[str], gold_na
     lines = ["wrote %s: scorer %s, %d cards, public data of %s, gold of %s, %s" % (
         out, wheel_name, len(tracks), ", ".join(p.folder for p in phases),
         ", ".join(p.folder for p in gold) or "no phase (--gold PHASE adds one)",
-        "the final tables" if results is not None else "no final tables (--results DIR adds them)")]
+        "the final tables" if results is not None else "no final tables (--results DIR adds them)")
+        + (", the predictions of its %d ranked rows" % rows if rows else "")]
     digest = hashlib.sha256(sums).hexdigest()
     lines.append("%s: sha256 %s (check with: cd %s && sha256sum -c %s)" % (os.path.join(out, SUMS), digest, out, SUMS))
     if meta["authors"][0]["name"].startswith("The organisers"):

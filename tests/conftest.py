@@ -233,6 +233,7 @@ SLOW = (
     "tests/test_hostile_resources.py::test_kit_tools_name_every_broken_archive",
     "tests/test_rank_selected.py::test_select_last_scores_from_the_latest_backwards",
     "tests/test_rank_selected.py::test_results_export_scores_its_entries_only",
+    "tests/test_release_predictions.py::test_verify_on_python_3_7_and_the_newest",
     "tests/test_upload_holds_nothing_later.py::test_no_file_outside_the_release_holds_a_test_text_or_gold",
     "tests/test_nlu_known_tokens.py::test_prize_winning_files_score_the_same_with_the_gold_texts_known",
 )

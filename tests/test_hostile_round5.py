@@ -7,7 +7,7 @@ by class:
    drip past --timeout, nesting and shapes, a 200 answer that echoes the token, a reference zip
    told harmless by its flag, a FIFO in a release folder;
 3. names: owners from the site's records (``alice_PhaseId7_...`` is not alice; ``josé`` keeps
-   its name and its row), a --teams row naming no submission is said;
+   its name and its row), a --teams row naming no submission stops the run;
 4. links: --results and the build refuse links out of their tree, a phase's folder that is another
    phase's (``dev -> test``), and a copy of a later phase's items;
 5. the installed scorer and rank_submissions.py --ref recognise gold by what it holds;
@@ -449,7 +449,8 @@ def test_an_owner_with_an_accent_keeps_its_name_and_its_row(fake, capsys, tmp_pa
     assert "josé" in table and "bob" in table
 
 
-def test_a_teams_row_naming_no_submission_is_said(fake, capsys, tmp_path, t6_ref):
+def test_a_teams_row_naming_no_submission_stops_the_run_and_a_row_naming_one_is_applied(fake, capsys, tmp_path,
+                                                                                          t6_ref):
     comp = fake.add_competition()
     fake.add_submission(comp, 1, "josé", submission_zip("semeval2021_t6_st1.json", _t6_prediction(TEST, True)))
     out_dir = tmp_path / "download"
@@ -457,11 +458,15 @@ def test_a_teams_row_naming_no_submission_is_said(fake, capsys, tmp_path, t6_ref
     teams = tmp_path / "teams.csv"
     teams.write_bytes("submission,team\njosé,Équipe José\nnobody,Team Ghost\n".encode("cp1252"))
     results = tmp_path / "results"
+    with pytest.raises(SystemExit) as stopped:
+        rank_submissions.main([str(out_dir), "--ref", str(t6_ref), "--out", str(results), "--teams", str(teams),
+                               "--resamples", "10", "--quiet"])
+    message = str(stopped.value.code)
+    assert "\n" not in message and "line 3: 'nobody' names no submission of the download" in message
+    assert "nothing was scored" in message and not (results / "t6_st1.csv").exists()
+    teams.write_bytes("submission,team\njosé,Équipe José\n".encode("cp1252"))
     assert rank_submissions.main([str(out_dir), "--ref", str(t6_ref), "--out", str(results), "--teams", str(teams),
                                   "--resamples", "10", "--quiet"]) == 0
-    err = capsys.readouterr().err
-    ghost = [line for line in err.splitlines() if "nobody" in line]
-    assert len(ghost) == 1 and "names no submission of the download" in ghost[0] and "Team Ghost" in ghost[0]
     assert "Équipe José" in (results / "t6_st1.csv").read_text(encoding="utf-8")
 
 

@@ -359,6 +359,8 @@ def test_rank_submissions_ranks_an_evaluation_download_by_the_real_scores(inputs
                                   "--resamples", "20", "--quiet"]) == 0
     text = (out / "t6_st1.csv").read_text(encoding="utf-8").split("\n", 1)[1]
     rows = list(csv.DictReader(io.StringIO(text)))
+    assert "Random baseline" in [row["team"] for row in rows if row["baseline"] == "yes"]  # the kit's, unranked
+    rows = [row for row in rows if row["baseline"] != "yes"]
     real = {owner: real_scores(tmp_path, TEST, source)["t6_st1_f1_micro"]
             for owner, source in (("alice", tmp_path / "alice"), ("bob", tmp_path / "bob"),
                                   ("carol", tmp_path / "carol"), ("dora", inputs / "perfect"))}

@@ -71,7 +71,7 @@ def hostile(setup, tmp_path_factory):  # noqa: F811
             writer.writerow([identifier, team])
     out = base / "out"
     code = rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--teams", str(teams),
-                                  "--resamples", "100", "--quiet"])
+                                  "--resamples", "100", "--quiet", "--no-kit-baselines"])
     assert code == 0
     return out
 
@@ -162,7 +162,7 @@ def test_a_cp1252_teams_csv_is_read_with_a_warning(setup, tmp_path, capsys):  # 
     teams.write_bytes("submission;x\nrandom_1,Müller – “Team”\n".replace(";", ",").encode("cp1252"))
     out = tmp_path / "out"
     assert rank_submissions.main([str(setup[1] / "random_1.zip"), "--ref", str(DEV), "--out", str(out),
-                                  "--teams", str(teams), "--resamples", "10", "--quiet"]) == 0
+                                  "--teams", str(teams), "--resamples", "10", "--quiet", "--no-kit-baselines"]) == 0
     err = capsys.readouterr().err
     assert "not UTF-8: line 2 read as Windows-1252 (cp1252), the others as UTF-8" in err and "Traceback" not in err
     assert read_table(out / "t6_st1.csv")[0]["team"] == "Müller – “Team”"
@@ -176,7 +176,7 @@ def test_a_teams_csv_partly_cp1252_shows_every_name_as_written(setup, tmp_path, 
                       + "random_2,Müller – “Team”\n".encode("cp1252"))
     out = tmp_path / "out"
     assert rank_submissions.main([str(setup[1]), "--ref", str(DEV), "--out", str(out), "--teams", str(teams),
-                                  "--resamples", "10", "--quiet"]) == 0
+                                  "--resamples", "10", "--quiet", "--no-kit-baselines"]) == 0
     assert "line 3 read as Windows-1252 (cp1252), the others as UTF-8" in capsys.readouterr().err
     assert {"Müller – “Team”", "Équipe Crème"} <= {row["team"] for row in read_table(out / "t6_st1.csv")}
 
@@ -186,7 +186,7 @@ def test_a_teams_csv_with_a_bom(setup, tmp_path):  # noqa: F811
     teams.write_bytes("\ufeffsubmission,team\nrandom_1,Équipe\n".encode("utf-8"))
     out = tmp_path / "out"
     assert rank_submissions.main([str(setup[1] / "random_1.zip"), "--ref", str(DEV), "--out", str(out),
-                                  "--teams", str(teams), "--resamples", "10", "--quiet"]) == 0
+                                  "--teams", str(teams), "--resamples", "10", "--quiet", "--no-kit-baselines"]) == 0
     assert read_table(out / "t6_st1.csv")[0]["team"] == "Équipe"
 
 
@@ -241,7 +241,7 @@ def test_an_export_of_every_phase_keeps_the_downloads_phase(setup, tmp_path):  #
     path.write_text(json.dumps(export), encoding="utf-8")
     out = tmp_path / "out"
     assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
-                                  "--results", str(path), "--quiet"]) == 0
+                                  "--results", str(path), "--quiet", "--no-kit-baselines"]) == 0
     problems = (out / "problems.csv").read_text(encoding="utf-8")
     assert "alice_x-300" not in problems and "carol-301" not in problems
     assert sorted(row["submission"] for row in read_table(out / "t6_st1.csv")) == ["480", "483"]
@@ -353,7 +353,7 @@ def test_select_best_takes_the_competitions_primary_column(setup, tmp_path, monk
         archive.writestr(codabench_member(481, "alice_x"), without_nlu.getvalue())
     out = tmp_path / "best"
     assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
-                                  "--select", "best", "--quiet"]) == 0
+                                  "--select", "best", "--quiet", "--no-kit-baselines"]) == 0
     assert [row["submission"] for row in read_table(out / "nlu.csv")] == ["480"]
     assert [row["submission"] for row in read_table(out / "not_ranked.csv")] == ["481"]
 
@@ -389,7 +389,7 @@ def test_a_fact_sheet_team_name_never_hides_the_owner(setup, tmp_path):  # noqa:
         "bob-483": {"fact_sheet_answers": {"team_name": "Bob's team", "system_name": "B"}}}}), encoding="utf-8")
     out = tmp_path / "out"
     assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
-                                  "--results", str(path), "--quiet"]) == 0
+                                  "--results", str(path), "--quiet", "--no-kit-baselines"]) == 0
     rows = read_table(out / "t6_st1.csv")
     assert sorted((row["name"], row["team"], row["owner"]) for row in rows) == [
         ("Bob's team", "Bob's team", "bob"), ("bob (mallory)", "bob", "mallory")]
@@ -417,7 +417,7 @@ def test_a_v15_team_named_like_a_user_is_its_own_participant(setup, tmp_path):  
                                                                         ("5", "alice", "Team alice")]
     out = tmp_path / "out"
     assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
-                                  "--quiet"]) == 0
+                                  "--quiet", "--no-kit-baselines"]) == 0
     rows = read_table(out / "t6_st2.csv")
     assert sorted((r["owner"], r["system"]) for r in rows) == [("Team alice", "Transformer"), ("alice", "Rules")]
     participants = read_table(out / "participants.csv")
@@ -434,7 +434,7 @@ def test_files_that_differ_in_the_case_of_zip_are_told_apart(setup, tmp_path):  
     assert sorted(e.submission for e in ranking.downloads.discover(str(folder)).entries) == ["x.ZIP", "x.zip"]
     out = tmp_path / "out"
     assert rank_submissions.main([str(folder), "--ref", str(DEV), "--out", str(out), "--resamples", "10",
-                                  "--quiet"]) == 0
+                                  "--quiet", "--no-kit-baselines"]) == 0
     assert sorted(row["submission"] for row in read_table(out / "t6_st1.csv")) == ["x.ZIP", "x.zip"]
 
 

@@ -30,7 +30,6 @@ import rank_submissions  # noqa: E402
 from ranking.codalab_download import parse_method_txt  # noqa: E402
 from ranking.downloads import describe_entry, discover  # noqa: E402
 from ranking.entries import Entry  # noqa: E402
-from ranking.team_sheets import read_teams  # noqa: E402
 from ranking.scoring import score_entry  # noqa: E402
 from scorer.outputs.resampling import LEADERBOARDS  # noqa: E402
 
@@ -133,16 +132,30 @@ def test_signature_in_every_output(outputs):
             assert b"/CreationDate" not in data and b"/ModDate" not in data
 
 
+def kit_baseline_folders(public: Path, target: Path):
+    """The starting kit's baselines as rank_submissions.py writes them: the random one (seed 42),
+    and the majority one without the files it shares with it."""
+    write_submission(str(public), str(target / "random"))
+    write_submission(str(public), str(target / "majority_all"), multilabel="majority")
+    (target / "majority").mkdir()
+    for name in os.listdir(target / "majority_all"):
+        if (target / "majority_all" / name).read_bytes() != (target / "random" / name).read_bytes():
+            shutil.copy(target / "majority_all" / name, target / "majority" / name)
+    return {"kit: random, seed 42": target / "random", "kit: majority": target / "majority"}
+
+
 def test_scores_equal_what_score_py_writes(setup, outputs, tmp_path):
-    _, submissions, folders, majority, _ = setup
-    folders = dict(folders, the_same_as_1=folders["random_1"], majority=majority)
+    base, submissions, folders, majority, _ = setup
+    folders = dict(folders, the_same_as_1=folders["random_1"], majority=majority,
+                   **kit_baseline_folders(base / "public", tmp_path / "kit"))
     by_submission = {}
     for name in os.listdir(outputs[0]):
         if name.endswith(".csv") and name[:-4] in {board for board, _, _, _ in LEADERBOARDS}:
             for row in read_table(outputs[0] / name):
                 by_submission.setdefault(row["submission"], {}).update(
                     {key: value for key, value in row.items() if value and key in ALL_KEYS})
-    assert set(by_submission) == {"random_1", "random_2", "random_3", "the_same_as_1", "gold", "majority"}
+    assert set(by_submission) == {"random_1", "random_2", "random_3", "the_same_as_1", "gold", "majority",
+                                  "kit: random, seed 42", "kit: majority"}
     ref = {name: DEV / name for name in os.listdir(DEV)}
     ref["scoring_config.json"] = ROOT / "phase_settings" / "dev.json"  # as the build writes it
     for submission, scores in by_submission.items():
@@ -176,7 +189,9 @@ def test_cis_contain_scores_and_ranks_follow_the_direction(outputs):
             better = sum(1 for other in ranked if (other > value if higher_is_better else other < value))
             assert int(row["rank"]) == 1 + better, (board, row)
         assert values == sorted(values, reverse=higher_is_better), board
-        groups = [int(row["group"]) for row in rows]
+        # groups among the participants; a baseline joins none
+        assert all(row["group"] == "" for row in rows if row["baseline"] == "yes")
+        groups = [int(row["group"]) for row in rows if row["baseline"] != "yes"]
         assert groups[0] == 1 and all(b - a in (0, 1) for a, b in zip(groups, groups[1:]))
 
 
@@ -239,7 +254,7 @@ def test_paper_tables(outputs):
     compact = tex[tex.index(r"\label{tab:absita-all}"):]
     assert r"\multicolumn{3}{c}{ATE}" in compact and r"\multicolumn{3}{c}{ABSA}" in compact
     techniques = read_table(outputs[0] / "techniques_t6_st1.csv")
-    assert len(techniques) == 6 and "Smears" in techniques[0]
+    assert "Smears" in techniques[0]
     # the heatmap's rows are in the ranking's order
     assert [row["name"] for row in techniques] == [row["name"] for row in read_table(outputs[0] / "t6_st1.csv")]
     md = (outputs[0] / "results.md").read_text(encoding="utf-8")
@@ -365,7 +380,7 @@ def test_codabench_bulk_download_one_row_per_team(setup, codabench_bulk, tmp_pat
     assert found.notes == ["not downloaded from the platform: 489_erin_PhaseId77_2026-11-21:10-00_p.zip (HTTP 404)"]
     out = tmp_path / "out"
     assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples",
-                                  str(RESAMPLES), "--quiet"]) == 0
+                                  str(RESAMPLES), "--quiet", "--no-kit-baselines"]) == 0
     for board, _, _, _ in LEADERBOARDS:
         rows = read_table(out / ("%s.csv" % board))
         # one row per participant: alice_x's last submission that re-scores (482: 490 fails)
@@ -396,7 +411,7 @@ def test_codabench_results_export_takes_exactly_the_boards_entries(setup, codabe
     path.write_text(json.dumps(export), encoding="utf-8")
     out = tmp_path / "out"
     assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "200",
-                                  "--results", str(path), "--quiet"]) == 0
+                                  "--results", str(path), "--quiet", "--no-kit-baselines"]) == 0
     rows = read_table(out / "t6_st1.csv")
     assert sorted((row["team"], row["submission"], row["system"]) for row in rows) == [
         ("The Builders", "483", "B"), ("alice_x", "480", "Big model"), ("carol", "485", "'=cmd|' /C calc'!A0")]
@@ -416,7 +431,7 @@ def test_codabench_results_export_takes_exactly_the_boards_entries(setup, codabe
                         "carol-485,,0.1\n", encoding="utf-8")
     out = tmp_path / "out_csv"
     assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "200",
-                                  "--results", str(csv_path), "--quiet"]) == 0
+                                  "--results", str(csv_path), "--quiet", "--no-kit-baselines"]) == 0
     assert sorted((row["team"], row["system"]) for row in read_table(out / "flc.csv")) == [
         ("alice_x", "Big model"), ("carol", "")]
     assert_identical_pair(out, "alice_x", "carol")
@@ -442,12 +457,12 @@ def test_a_results_export_that_misses_the_whole_download_is_refused_before_scori
 def test_select_best_and_all(setup, codabench_bulk, tmp_path):
     out = tmp_path / "all"
     assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
-                                  "--select", "all", "--quiet"]) == 0
+                                  "--select", "all", "--quiet", "--no-kit-baselines"]) == 0
     rows = read_table(out / "t6_st1.csv")
     assert sorted(row["name"] for row in rows) == ["alice_x [480]", "alice_x [482]", "bob_the_builder", "carol"]
     out = tmp_path / "best"
     assert rank_submissions.main([str(codabench_bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
-                                  "--select", "best", "--quiet"]) == 0
+                                  "--select", "best", "--quiet", "--no-kit-baselines"]) == 0
     alice = {row["submission"]: float(row["t6_st1_f1_micro"]) for row in rows if row["team"] == "alice_x"}
     best = max(alice, key=lambda s: (alice[s], int(s)))
     assert [row["submission"] for row in read_table(out / "t6_st1.csv") if row["team"] == "alice_x"] == [best]
@@ -477,7 +492,7 @@ def test_codalab_leaderboard_download_layout(setup, tmp_path):
     assert found.descriptions["alice"]["project_url"] == ""
     out = tmp_path / "out"
     assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--resamples", "50",
-                                  "--quiet"]) == 0
+                                  "--quiet", "--no-kit-baselines"]) == 0
     assert sorted((r["team"], r["system"]) for r in read_table(out / "t6_st2.csv")) == [
         ("Deep Memes", "Transformer"), ("alice", "Rules")]
     participants = read_table(out / "participants.csv")
@@ -512,7 +527,7 @@ def test_phase_settings_are_applied_as_on_the_platform(setup, tmp_path, monkeypa
     (submission / "semeval2021_t6_st2.json").write_text(json.dumps(memes), encoding="utf-8")
     out = tmp_path / "out"
     assert rank_submissions.main([str(submission), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
-                                  "--quiet"]) == 0
+                                  "--quiet", "--no-kit-baselines"]) == 0
     row = read_table(out / "t6_st2.csv")[0]
     signature = (out / "t6_st2.csv").read_text("utf-8").split("\n")[0]
     built = {name: DEV / name for name in os.listdir(DEV)}
@@ -527,7 +542,7 @@ def test_phase_settings_are_applied_as_on_the_platform(setup, tmp_path, monkeypa
     override.write_text('{"overlapping_predictions": "error"}', encoding="utf-8")
     out = tmp_path / "out2"
     assert rank_submissions.main([str(submission), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
-                                  "--settings", str(override), "--quiet"]) == 0
+                                  "--settings", str(override), "--quiet", "--no-kit-baselines"]) == 0
     assert not (out / "t6_st2.csv").exists()
     assert [row["track"] for row in read_table(out / "problems.csv")] == ["t6_st2"]
 
@@ -574,8 +589,3 @@ def test_a_fault_of_the_scoring_program_is_that_files_problem(setup, monkeypatch
     assert "t6_st1" in scored.scores and "absita" not in scored.scores
 
 
-def test_read_teams_codabench_export(tmp_path):
-    export = tmp_path / "submissions.csv"  # Codabench's "Download as CSV" of the submissions manager
-    export.write_text("Submission ID,File Name,Owner,Created When,Status,Phase\n"
-                      "482,predictions.zip,alice,2026-11-20T14:05:00Z,Finished,Test\n", encoding="utf-8")
-    assert read_teams(str(export)) == ({"482": "alice"}, [])
