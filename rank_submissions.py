@@ -55,8 +55,9 @@ statistics a shuffle is a sum, not a re-scoring.
 Outputs in DIR (all byte-identical for the same inputs and seed; the signature is in each):
 ``<leaderboard>.csv``, ``pvalues_<leaderboard>.csv``, ``techniques_<track>.csv`` (rows in rank
 order × techniques F1), ``problems.csv`` (not scored), ``not_ranked.csv``, ``alike.csv`` (pairs of
-ranked rows of different owners whose prediction file is identical, or the same for >= 95% of its
-items: ``ranking/copies.py``; also one warning line each), ``participants.csv``
+ranked rows of different owners whose prediction file, as its track's reader reads it, predicts the
+same for every item, or for >= 95% of them: ``ranking/copies.py``; also one warning line each),
+``participants.csv``
 (when descriptions are given), ``results.md``, ``results.tex`` (booktabs ``table*`` floats for a
 two-column article), the figures ``<leaderboard>.svg|pdf`` and ``techniques_<track>.svg|pdf``, and
 ``index.html`` (self-contained). Labels and titles come from ``competition.yaml``. Every name from
@@ -200,8 +201,11 @@ def run(args) -> int:
         found.notes += ["on the leaderboard (results export) but not in the download: %s" % shown(key)
                         for key in sorted(on_board - present)]
     name_rows([s.entry for s in ranked])
-    copied = alike([s.entry for s in ranked])
-    for warning in alike_warnings(copied):
+    started = time.perf_counter()
+    copies = alike([(s.entry, s.digests) for s in ranked])
+    copied = copies.pairs
+    TIMINGS["copies"] = time.perf_counter() - started
+    for warning in alike_warnings(copied) + copies.crowded:
         print("rank_submissions: warning: %s" % warning, file=sys.stderr)
 
     labels, titles = load_labels()
