@@ -77,7 +77,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pandas as pd
 
 from ranking import PROGRAM_DIR
-from ranking.codabench_download import download_phase
+from ranking.codabench_download import download_phase, resolve_readings
 from ranking.codabench_export import (check_export_meets_download, export_of_phase, owners_from_export,
                                       read_results_export)
 from ranking.copies import alike, alike_warnings
@@ -161,6 +161,7 @@ def run(args) -> int:
         raise SystemExit("rank_submissions: --settings %s: no such file" % shown(args.settings))
     found = discover(args.submissions)
     entries = found.entries
+    resolve_readings(entries, {e.submission_id: e.owner for e in export or ()}, teams, args.submissions)
     phase = download_phase(entries, args.submissions)
     if export is not None:
         export = export_of_phase(export, phase, args.results)

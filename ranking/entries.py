@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 
 @dataclass
@@ -26,6 +26,7 @@ class Entry:
     phase: str = ""  # Codabench's phase id (the PhaseId in a bulk name); "" when unknown
     claimed: bool = False  # the team name is the participant's own (fact sheet, method.txt)
     description: Dict[str, str] = field(default_factory=dict)  # its team, system, description, external data
+    readings: Tuple[Tuple[str, str, str], ...] = ()  # (owner, phase, file) of a name that reads several ways
 
     def keys(self) -> List[str]:
         """What a --teams CSV may name this submission by."""
