@@ -62,8 +62,9 @@ statistics a shuffle is a sum, not a re-scoring.
 Outputs in DIR (all byte-identical for the same inputs and seed; the signature is in each):
 ``<leaderboard>.csv``, ``pvalues_<leaderboard>.csv``, ``techniques_<track>.csv`` (rows in rank
 order × techniques F1), ``problems.csv`` (not scored), ``not_ranked.csv``, ``alike.csv`` (pairs of
-ranked rows of different owners whose prediction file is identical, or the same for >= 95% of its
-items: ``ranking/copies.py``; also one warning line each), ``participants.csv``
+ranked rows of different owners whose prediction file, as its track's reader reads it, predicts the
+same for every item, or for >= 95% of them: ``ranking/copies.py``; also one warning line each),
+``participants.csv``
 (when descriptions are given), ``results.md``, ``results.tex`` (booktabs ``table*`` floats for a
 two-column article), the figures ``<leaderboard>.svg|pdf`` and ``techniques_<track>.svg|pdf``, and
 ``index.html`` (self-contained). Labels and titles come from ``competition.yaml``. Every name from
@@ -83,7 +84,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pandas as pd
 
 from ranking import PROGRAM_DIR
-from ranking.codabench_download import download_phase
+from ranking.codabench_download import download_phase, resolve_readings
 from ranking.codabench_export import (check_export_meets_download, export_of_phase, owners_from_export,
                                       read_results_export)
 from ranking.copies import alike, alike_warnings
@@ -169,6 +170,7 @@ def run(args) -> int:
         raise SystemExit("rank_submissions: --settings %s: no such file" % shown(args.settings))
     found = discover(args.submissions)
     entries = found.entries
+    resolve_readings(entries, {e.submission_id: e.owner for e in export or ()}, sheet.teams(), args.submissions)
     phase = download_phase(entries, args.submissions)
     if export is not None:
         export = export_of_phase(export, phase, args.results)
@@ -224,8 +226,11 @@ def run(args) -> int:
     if next_phase is not None:
         for warning in name_copies([s.entry for s in ranked], next_phase, [t for t, _ in phase_tracks(reference_dir)]):
             print("rank_submissions: warning: %s" % warning, file=sys.stderr)
-    copied = alike([s.entry for s in ranked])
-    for warning in alike_warnings(copied):
+    started = time.perf_counter()
+    copies = alike([(s.entry, s.digests) for s in ranked])
+    copied = copies.pairs
+    TIMINGS["copies"] = time.perf_counter() - started
+    for warning in alike_warnings(copied) + copies.crowded:
         print("rank_submissions: warning: %s" % warning, file=sys.stderr)
 
     labels, titles = load_labels()

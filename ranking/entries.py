@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 
 @dataclass
@@ -30,6 +30,7 @@ class Entry:
     # name ends with it), v1.5's "<user> - <n>" (its download's "<user> - <n> submission.zip")
     aliases: List[str] = field(default_factory=list)
     migrated: str = ""  # its copy's id on the next phase's board (rank_submissions.py --migrated)
+    readings: Tuple[Tuple[str, str, str], ...] = ()  # (owner, phase, file) of a name that reads several ways
 
     def keys(self) -> List[str]:
         """What a --teams CSV may name this submission by."""

@@ -1,5 +1,6 @@
 """Scoring every submission with the scoring program's own code, in parallel where asked; what
-the tables need from each one (scores, per-item statistics as arrays, per-technique F1, problems)."""
+the tables need from each one (scores, per-item statistics as arrays, per-technique F1, problems)
+and, while its files are unpacked, what copy detection compares (``copies.submission_digests``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from . import PROGRAM_DIR
+from .copies import ItemDigests, submission_digests
 from .entries import Entry
 from .unpacking import KitError, stage
 from scorer.run.in_process import score_in_process
@@ -32,6 +34,7 @@ class Scored:
     statistics: Dict[str, Tuple[ItemStatistics, np.ndarray]] = field(default_factory=dict)
     techniques: Dict[str, List[Tuple[str, float]]] = field(default_factory=dict)  # track -> (label, F1)
     problems: List[Tuple[str, str]] = field(default_factory=list)  # (track or "", first problem line)
+    digests: Dict[str, ItemDigests] = field(default_factory=dict)  # file name -> its items (copies.py)
 
 
 def score_entry(entry: Entry, reference_dir: str, program_dir: str = PROGRAM_DIR) -> Scored:
@@ -41,6 +44,8 @@ def score_entry(entry: Entry, reference_dir: str, program_dir: str = PROGRAM_DIR
         try:
             res = stage(entry, work)
             results, refused, problems = score_in_process(reference_dir, res, program_dir)
+            if not (problems or refused or entry.baseline):  # a row that can be ranked: its files' items
+                scored.digests = submission_digests(res, reference_dir, program_dir)
         except KitError as error:
             scored.problems.append(("", str(error)))
             return scored

@@ -452,3 +452,70 @@ def test_the_paper_s_own_words_and_baselines_read_right(setup, tmp_path):  # noq
     assert "Organisers' baseline" in md and "Organisers' baseline (baseline)" not in md
     assert "Majority (baseline)" in md
     assert "Organisers' baseline \\textit{(baseline)}" not in tex and "Majority \\textit{(baseline)}" in tex
+
+
+# --- a bulk name that reads two ways (issue 44, class 6) --------------------------------------------
+
+IMPOSTOR = "alice_PhaseId7_2027-03-02_00-00_x"  # a user name holding the bulk pattern
+ALICE_MEMBER = "12_alice_PhaseId7_2027-03-01_00-00_sub.zip"
+TWO_WAYS = "13_%s_PhaseId7_2027-03-03_10-00_sub.zip" % IMPOSTOR  # alice's x_..._sub.zip, or the impostor's
+
+
+def _two_owners_download(setup, folder: Path, manifest: bool = False) -> Path:
+    """alice's submission 12 and the impostor's 13 (another file), as the browser's bulk zip or,
+    with ``manifest``, as codabench.py download's folder."""
+    from ranking.client_download import CLIENT_MANIFEST
+
+    members = {}
+    for name, seed in ((ALICE_MEMBER, "random_1"), (TWO_WAYS, "random_2")):
+        data = io.BytesIO()
+        with zipfile.ZipFile(data, "w") as archive:
+            archive.write(setup[2][seed] / "semeval2021_t6_st1.json", "semeval2021_t6_st1.json")
+        members[name] = data.getvalue()
+    if not manifest:
+        bulk = folder / "bulk.zip"
+        with zipfile.ZipFile(bulk, "w") as archive:
+            for name, data in members.items():
+                archive.writestr(name, data)
+        return bulk
+    folder.mkdir()
+    for name, data in members.items():
+        (folder / name).write_bytes(data)
+    (folder / CLIENT_MANIFEST).write_text(json.dumps({"phase": 7, "files": {
+        "12": {"name": ALICE_MEMBER, "owner": "alice", "phase": 7},
+        "13": {"name": TWO_WAYS, "owner": IMPOSTOR, "phase": 7}}}), encoding="utf-8")
+    return folder
+
+
+def test_a_bulk_name_that_reads_two_ways_is_refused_in_one_line(setup, tmp_path, capsys):  # noqa: F811
+    bulk = _two_owners_download(setup, tmp_path)
+    message = _one_line_exit([str(bulk), "--ref", str(DEV), "--out", str(tmp_path / "out")], capsys)
+    assert TWO_WAYS in message and "reads 2 ways" in message
+    assert "of 'alice' with the file 'x_PhaseId7_2027-03-03_10-00_sub.zip'" in message
+    assert "of '%s' with the file 'sub.zip'" % IMPOSTOR in message
+    assert "codabench.py download" in message and "--teams (a row 13,<owner>)" in message
+    assert "scoring" not in capsys.readouterr().err
+
+
+def test_a_bulk_name_that_reads_two_ways_is_resolved_by_the_manifest_or_by_teams(setup, tmp_path):  # noqa: F811
+    download = _two_owners_download(setup, tmp_path / "download", manifest=True)
+    out = tmp_path / "out"
+    assert rank_submissions.main([str(download), "--ref", str(DEV), "--out", str(out), "--resamples", "20",
+                                  "--quiet"]) == 0
+    assert sorted((row["owner"], row["submission"]) for row in read_table(out / "t6_st1.csv")) == [
+        ("alice", "12"), (IMPOSTOR, "13")]
+    # The bulk zip with --teams naming the owner (the platform's submissions export names them all)
+    bulk = _two_owners_download(setup, tmp_path)
+    teams = tmp_path / "teams.csv"
+    teams.write_text("Submission ID,Owner\n12,alice\n13,%s\n" % IMPOSTOR, encoding="utf-8")
+    out = tmp_path / "out_teams"
+    assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--teams", str(teams),
+                                  "--resamples", "20", "--quiet"]) == 0
+    assert sorted((row["owner"], row["submission"]) for row in read_table(out / "t6_st1.csv")) == [
+        ("alice", "12"), (IMPOSTOR, "13")]
+    # ... or naming alice: then both are hers, and her last one is her row
+    teams.write_text("submission,team\n13,alice\n", encoding="utf-8")
+    out = tmp_path / "out_alice"
+    assert rank_submissions.main([str(bulk), "--ref", str(DEV), "--out", str(out), "--teams", str(teams),
+                                  "--resamples", "20", "--quiet"]) == 0
+    assert [(row["owner"], row["submission"]) for row in read_table(out / "t6_st1.csv")] == [("alice", "13")]

@@ -339,8 +339,13 @@ def test_codabench_entry_names():
     # <id>_<owner>_PhaseId<phase>_<%Y-%m-%d:%M-%S>_<file>, ':' '/' '\' replaced by '_'
     entry = describe_entry("482_alice_PhaseId77_2026-11-20_14-05_predictions.zip")
     assert (entry.submission, entry.owner, entry.platform_id, entry.order) == ("482", "alice", "482", 482)
-    entry = describe_entry("483_bob_the_builder_PhaseId77_2026-11-20_00-59_sub_PhaseId77_2026-11-20_00-59_x.zip")
+    entry = describe_entry("483_bob_the_builder_PhaseId77_2026-11-20_00-59_x.zip")
     assert (entry.owner, entry.platform_id) == ("bob_the_builder", "483")
+    # an owner or a file name may hold the pattern: every reading is kept, none chosen
+    entry = describe_entry("484_bob_PhaseId77_2026-11-20_00-59_sub_PhaseId77_2026-11-20_00-59_x.zip")
+    assert (entry.owner, entry.platform_id, entry.phase) == ("", "484", "77")
+    assert entry.readings == (("bob", "77", "sub_PhaseId77_2026-11-20_00-59_x.zip"),
+                              ("bob_PhaseId77_2026-11-20_00-59_sub", "77", "x.zip"))
     entry = describe_entry("alice - 3 submission.zip")
     assert (entry.submission, entry.owner, entry.order) == ("3", "alice", 3)
     entry = describe_entry("Team Deep - Memes  - 12 submission.zip")

@@ -50,6 +50,7 @@ def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[st
 
 
 aggregate = span_metric.aggregate
+prediction_digests = LAYOUT.prediction_digests
 reference_data_problem = LAYOUT.reference_data_problem
 write_public_input = LAYOUT.write_public_input
 public_ids = LAYOUT.public_ids

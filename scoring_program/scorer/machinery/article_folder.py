@@ -17,6 +17,7 @@ from ..readers.records import other_phase_line
 from ..readers.result import ItemView, TrackResult
 from .article_files import ArticleFiles
 from .article_public import ArticlePublicSide
+from .item_digests import span_digests
 from .span_metric import SpanStatistics, span_track_result
 from .span_problems import Overlap, overlap_problem, predictions_under_policy
 from .span_store import SpanStore
@@ -86,6 +87,30 @@ class ArticleFolder(ArticleFiles, ArticlePublicSide):
         result.warnings.extend(problems.warnings)
         result.item_view = self._item_view(gold_path, gold, predicted)
         return result
+
+    def prediction_digests(self, submission_path: str, name: str, options: Options,
+                           any_technique: Optional[str] = None) -> Dict[str, bytes]:
+        """The contract's ``prediction_digests``: each article's spans as the scorer scores them
+        (``item_digests.span_digests``); ``any_technique`` as in ``score``.
+
+        Parameters
+        ----------
+        submission_path, name, options
+            As the contract's ``prediction_digests``.
+        any_technique : str or None
+            Techniques ignored: every span carries this one label.
+
+        Returns
+        -------
+        dict of article id -> bytes
+        """
+        problems = Problems(name)
+        predicted = self.read_submission(submission_path, name, options, {}, problems, 1 << 62)
+        problems.raise_if_any()
+        policy = options.overlapping_predictions
+        return span_digests((article, predictions_under_policy(
+            {any_technique: predicted.all_spans(article)} if any_technique is not None
+            else predicted.by_technique(article), policy)[0]) for article in predicted.order)
 
     def _statistics(self, gold: SpanStore, predicted: SpanStore, unknown: List[str], options: Options,
                     problems: Problems, techniques: Sequence[str], any_technique: Optional[str]) -> SpanStatistics:

@@ -14,6 +14,7 @@ import os
 from operator import itemgetter
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
+from .item_digests import digest
 from .multilabel import (aggregate, class_columns, class_rows, class_totals, count_classes, micro_precision_recall,
                          multilabel_keys)
 from ..readers.options import Options, other_phase_ids
@@ -198,6 +199,15 @@ def meme_statistics(track: str, classes: Sequence[str], ids: List[str], gold_set
     return ItemStatistics(track, list(ids), columns, rows, classes, tuple(keys))
 
 
+def label_digests(path: str, name: str, classes: Sequence[str], options: Options) -> Dict[str, bytes]:
+    """The contract's ``prediction_digests``: each meme's set of labels, sorted (the last copy of a
+    repeated id, as scored)."""
+    problems = Problems(name)
+    records = read_label_file(path, name, classes, options.max_file_bytes, problems, last_wins=True)
+    problems.raise_if_any()
+    return {identifier: digest(tuple(sorted(labels))) for identifier, labels, _ in records}
+
+
 # --- the baselines of ST1 and ST3 (written from the public input) --------------------------------
 
 def random_labels(records: Sequence[Dict[str, Any]], techniques: Sequence[str],
@@ -278,8 +288,9 @@ def meme_track_declarations(name: str, title: str, file_name: str, techniques: S
     -------
     dict of declaration name -> value
         ``GOLD_NAMES``, ``KEYS`` (``multilabel.multilabel_keys``), ``LEADERBOARDS`` and
-        ``POOLED_KEYS`` (micro-F1), ``score``, ``aggregate``, ``in_memory_scores``, the public side,
-        ``write_baseline``, ``write_sample_gold`` and ``write_benchmark_input``.
+        ``POOLED_KEYS`` (micro-F1), ``score``, ``aggregate``, ``in_memory_scores``,
+        ``prediction_digests``, the public side, ``write_baseline``, ``write_sample_gold`` and
+        ``write_benchmark_input``.
     """
     keys = multilabel_keys(name)
     public_side = MemeList(tuple(public_fields))
@@ -292,6 +303,10 @@ def meme_track_declarations(name: str, title: str, file_name: str, techniques: S
     def in_memory_scores(gold_path: str, submission_path: str, submitted_name: str) -> Dict[str, float]:
         """The card's in-memory entry point, ``multilabel.multilabel_scores``, on the files' memes."""
         return in_memory_multilabel_scores(name, techniques, gold_path, submission_path, submitted_name)
+
+    def prediction_digests(submission_path: str, submitted_name: str, options: Options) -> Dict[str, bytes]:
+        """Each meme's labels as a sorted set (``label_digests``)."""
+        return label_digests(submission_path, submitted_name, techniques, options)
 
     def write_baseline(public_dir: str, out_dir: str, filename: str, seed: int = 42,
                        variant: str = "random") -> List[str]:
@@ -310,6 +325,7 @@ def meme_track_declarations(name: str, title: str, file_name: str, techniques: S
 
     return {"GOLD_NAMES": (file_name,), "KEYS": keys, "LEADERBOARDS": ((name, keys[0]),), "POOLED_KEYS": (keys[0],),
             "score": score, "aggregate": aggregate, "in_memory_scores": in_memory_scores,
+            "prediction_digests": prediction_digests,
             "write_public_input": public_side.write_public_input, "public_ids": public_side.public_ids,
             "write_stand_in_gold": public_side.write_stand_in_gold, "write_baseline": write_baseline,
             "write_sample_gold": write_sample_gold, "write_benchmark_input": write_benchmark_input}

@@ -149,6 +149,17 @@ in_memory_scores(gold_path, submission_path, file_name) -> dict or None, default
     ``span_metric.span_scores``, ``multilabel.multilabel_scores``), on the documents the track's
     own readers read from the files: the card's worked example must give its printed numbers this
     way too (``tests/test_metric_cards.py``). None: the card names no in-memory entry point.
+prediction_digests(submission_path, file_name, options) -> dict of item id -> bytes, default: the bytes
+    What a submitted file predicts for each item, as ``item_digests.digest`` of a canonical form
+    that keeps only what the scorer reads (the reader's values: no key order, white space, extra
+    field, record order, BOM or line ending), for the organisers' copy detection
+    (``ranking/copies.py``); ``options`` as the track computes with them (``Track.options``). The
+    shared machinery gives each family's (``meme_multilabel``, ``article_folder``,
+    ``item_digests.span_digests``). A track that declares none is compared by its files' bytes
+    (``item_digests.file_digest``: the whole file one item), so a copy with a BOM or another
+    record order is missed: the registry's tests ask every track of this repository for its own
+    (``tests/test_rank_copies.py``: a BOM and CRLF line ends change no digest, and two generated
+    submissions differ on some item).
 
 Shared aggregates
 -----------------
@@ -172,6 +183,7 @@ import os
 from types import ModuleType
 from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
 
+from ..machinery.item_digests import file_digest
 from ..readers.options import Options
 
 REQUIRED = object()  # the default of a declaration every module must make
@@ -241,6 +253,7 @@ DECLARATIONS: Tuple[Declaration, ...] = (
     Declaration("is_public_input", "is_public_input", FUNCTION, _never_public_input),
     Declaration("reference_data_extras", "reference_data_extras", FUNCTION, _no_extras),
     Declaration("in_memory_scores", "in_memory_scores", FUNCTION, _no_in_memory_scores),
+    Declaration("prediction_digests", "prediction_digests", FUNCTION, file_digest),
 )
 
 
@@ -284,6 +297,7 @@ class Track:
     is_public_input: Callable[[str], bool]
     reference_data_extras: Callable[[str], Dict[str, bytes]]
     in_memory_scores: Callable[[str, str, str], Optional[Dict[str, float]]]
+    prediction_digests: Callable[[str, str, Options], Dict[str, bytes]]
     module_name: str
     module_path: str
     card_path: str

@@ -59,6 +59,13 @@ def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[st
     return dict(zip(KEYS, (scores["f1"], scores["precision"], scores["recall"])))
 
 
+def prediction_digests(submission_path: str, name: str, options: Options) -> Dict[str, bytes]:
+    """Each article's spans as scored (``ArticleFolder.prediction_digests``): without their
+    techniques in the fragments-only mode."""
+    return LAYOUT.prediction_digests(submission_path, name, options,
+                                     ALL_TECHNIQUES if options.flc_ignore_techniques else None)
+
+
 # The scores from the totals of the per-item statistics (a row per article: the four sums of each
 # technique; ``span_metric``).
 aggregate = span_metric.aggregate

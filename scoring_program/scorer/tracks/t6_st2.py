@@ -18,6 +18,7 @@ from ..readers.records import record_where
 from ..readers.records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
 from ..machinery import span_metric
 from ..readers.result import ItemView, TrackResult
+from ..machinery.item_digests import span_digests
 from ..machinery.span_metric import SpanStatistics, span_track_result
 from ..machinery.span_problems import offset_problem, overlap_problem, predictions_under_policy, warn_if_past_the_text
 from ..machinery.spans import Span
@@ -42,17 +43,17 @@ Memes = Dict[str, Dict[str, List[Span]]]  # meme id -> technique -> spans
 
 
 def read_memes(path: str, name: str, max_bytes: int, problems: Problems,
-               text_lengths: Optional[Dict[str, int]], max_spans: int
+               text_lengths: Optional[Dict[str, int]], max_spans: int, max_records: Optional[int] = None
                ) -> Tuple[List[str], Memes, Dict[str, int], List[str]]:
     """(ids in file order, spans per meme and technique, text length per meme of the gold, ids of
     the memes with two spans or more of one technique: the only ones the overlap policy can change).
 
     With ``text_lengths`` None the file is gold: ``text`` is required and bounds the offsets.
-    Otherwise a span past the gold text of its meme is scored as given, with a counted warning.
+    Otherwise a span past the gold text of its meme is scored as given, with a counted warning;
+    reading stops past ``max_records`` records (None: no bound).
     """
     is_gold = text_lengths is None
-    records = json_records(path, name, None if is_gold else max_bytes, problems,
-                           None if is_gold else record_limit(len(text_lengths or ())), "memes")
+    records = json_records(path, name, None if is_gold else max_bytes, problems, max_records, "memes")
     known = frozenset(TECHNIQUES)
     order: List[str] = []
     memes: Memes = {}
@@ -195,7 +196,7 @@ def score(gold_path: str, submission_path: str, name: str, options: Options,
 
     problems = Problems(name)
     order, predicted, _, several = read_memes(submission_path, name, options.max_file_bytes, problems,
-                                     lengths, options.max_spans_per_document)
+                                              lengths, options.max_spans_per_document, record_limit(len(lengths)))
     check_id_sets(gold_order, order, problems, "meme ids", other_phases=other_phase_ids(reference_dir, name))
     for meme in dict.fromkeys(several):  # (a meme where one span per technique is left as it is)
         predicted[meme], overlaps = predictions_under_policy(predicted[meme], options.overlapping_predictions)
@@ -217,13 +218,24 @@ def in_memory_scores(gold_path: str, submission_path: str, name: str) -> Dict[st
     on the memes of the files as ``read_memes`` reads them."""
     problems = Problems(name)
     _, gold, lengths, _ = read_memes(gold_path, name, 1 << 62, problems, None, 1 << 62)
-    _, predicted, _, _ = read_memes(submission_path, name, 1 << 62, problems, lengths, 1 << 62)
+    _, predicted, _, _ = read_memes(submission_path, name, 1 << 62, problems, lengths, 1 << 62,
+                                    record_limit(len(lengths)))
     if problems:
         raise ValueError("; ".join(problems.lines))
     scores = span_metric.span_scores({meme: _flat(spans) for meme, spans in gold.items()},
                                      {meme: _flat(spans) for meme, spans in predicted.items()},
                                      Options().overlapping_predictions, merge_gold=False)
     return dict(zip(KEYS, (scores["f1"], scores["precision"], scores["recall"])))
+
+
+def prediction_digests(submission_path: str, name: str, options: Options) -> Dict[str, bytes]:
+    """Each meme's spans as scored (after the overlap policy), sorted (``item_digests.span_digests``)."""
+    problems = Problems(name)
+    order, predicted, _, _ = read_memes(submission_path, name, options.max_file_bytes, problems, {},
+                                        options.max_spans_per_document)
+    problems.raise_if_any()
+    policy = options.overlapping_predictions
+    return span_digests((meme, predictions_under_policy(predicted[meme], policy)[0]) for meme in dict.fromkeys(order))
 
 
 def _item_view(gold_path: str, gold: Memes, predicted: Memes) -> Callable[[str], ItemView]:

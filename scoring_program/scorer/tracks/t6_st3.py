@@ -25,6 +25,6 @@ def sample_record(meme):
     return {"id": meme.id, "labels": meme.techniques + meme.image_techniques, "text": meme.text, "image": meme.image}
 
 
-# GOLD_NAMES, KEYS, LEADERBOARDS, POOLED_KEYS, score, aggregate, in_memory_scores, the public side,
-# write_baseline, write_sample_gold, write_benchmark_input
+# GOLD_NAMES, KEYS, LEADERBOARDS, POOLED_KEYS, score, aggregate, in_memory_scores, prediction_digests,
+# the public side, write_baseline, write_sample_gold, write_benchmark_input
 globals().update(meme_track_declarations(NAME, TITLE, FILE_NAME, TECHNIQUES, MAJORITY, PUBLIC_FIELDS, sample_record))

@@ -8,9 +8,9 @@
 
 Metric card: ``absita.md`` beside this folder. This file holds the declarations and ``score``; the
 package's modules: ``names`` (the track's name and file), ``reviews`` (reading the JSON Lines
-files), ``terms`` (the terms and their matching), ``statistics`` (the per-review rows and their
-groups), ``item_view`` (the local error analysis), ``public_side`` (the public input, stand-in
-gold and baseline) and ``sample_data``.
+files, and their canonical predictions), ``terms`` (the terms and their matching), ``statistics``
+(the per-review rows and their groups), ``item_view`` (the local error analysis), ``public_side``
+(the public input, stand-in gold and baseline) and ``sample_data``.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from .terms import TermCounts
 # Declarations made in the package's modules: the contract reads them as this module's attributes.
 from .names import FILE_NAME, NAME
 from .public_side import public_ids, write_baseline, write_public_input, write_stand_in_gold
+from .reviews import prediction_digests
 from .sample_data import write_benchmark_input, write_sample_gold
 from .statistics import GROUP_TABLES
 

@@ -1,14 +1,18 @@
 """absita's JSON Lines files read as reviews: each line one review, its id, aspect terms, their
-polarities and its score, checked field by field (a problem names the line and the field)."""
+polarities and its score, checked field by field (a problem names the line and the field); and
+each review's canonical prediction (the contract's ``prediction_digests``)."""
 
 from __future__ import annotations
 
 import math
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from ...machinery.item_digests import digest
+from ...readers.options import Options
 from ...readers.problems import Problems, clip, describe
 from ...readers.ndjson import iter_ndjson
 from ...readers.text_lines import MAX_LINE_BYTES
+from .terms import normalise
 
 ID_FIELD = "id_sentence"
 
@@ -85,6 +89,22 @@ def parse_reviews(path: str, name: str, max_bytes: Optional[int], problems: Prob
         elif gold:
             problems.add(where, "missing field 'score'")
         yield review
+
+
+def prediction_digests(path: str, name: str, options: Options) -> Dict[str, bytes]:
+    """The contract's ``prediction_digests``: each review's terms as scored (normalised, a set),
+    its (term, polarity) pairs (a set) and its score, each None where the line does not give it."""
+    problems = Problems(name)
+    found: Dict[str, bytes] = {}
+    for review in parse_reviews(path, name, options.max_file_bytes, problems, False, options.max_spans_per_document):
+        terms = pairs = None
+        if review.aspects is not None:
+            terms = tuple(sorted({normalise(aspect) for aspect in review.aspects}))
+            if review.polarities is not None:
+                pairs = tuple(sorted({(normalise(a), p) for a, p in zip(review.aspects, review.polarities)}))
+        found[review.identifier] = digest((terms, pairs, review.score))
+    problems.raise_if_any()
+    return found
 
 
 def _polarities(value: Any, aspects: Optional[List[str]], where: str,
