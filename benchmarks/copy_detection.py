@@ -227,4 +227,5 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from scorer.run.closed_pipe import exit_status
+    sys.exit(exit_status(main))
