@@ -32,12 +32,15 @@ GROUP = """    TOY:
 
 
 def _tracked_copy(target):
-    """The repository's tracked files (a clean checkout), without dist/ or the virtualenv."""
+    """The repository's tracked files (a clean checkout), without dist/ or the virtualenv, as a git
+    repository of its own (the tests that list the tracked files, ``git ls-files``, run in it)."""
     names = subprocess.run(["git", "ls-files", "-z"], cwd=str(ROOT), capture_output=True, check=True).stdout
     for name in names.decode("utf-8").split("\0"):
         if name and (ROOT / name).is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(str(ROOT / name), str(target / name))
+    subprocess.run(["git", "init", "-q"], cwd=str(target), check=True)
+    subprocess.run(["git", "add", "-A", "."], cwd=str(target), check=True)
 
 
 def test_a_toy_seventh_track_builds_checks_and_scores(tmp_path):
@@ -110,8 +113,8 @@ T11_SI_COLUMNS = "".join("""    t11_si_%s:
 
 
 def _files(root):
-    return {str(path.relative_to(root)): path.read_bytes() for path in root.rglob("*")
-            if path.is_file() and "__pycache__" not in path.parts and ".pytest_cache" not in path.parts}
+    return {str(path.relative_to(root)): path.read_bytes() for path in root.rglob("*") if path.is_file()
+            and not {"__pycache__", ".pytest_cache", ".git"} & set(path.relative_to(root).parts)}
 
 
 def test_tracks_of_the_article_folder_and_positional_families_are_their_modules_cards_registry_lines_and_columns(
