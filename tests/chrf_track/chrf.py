@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional
 
 from ..machinery.per_item import ItemStatistics, ScalarOps
 from ..readers.options import Options, other_phase_counts
-from ..readers.problems import Problems, reading_reference
+from ..readers.problems import Problems, ReferenceDataError, reading_reference
 from ..readers.records import check_item_count, content_id
 from ..readers.result import ItemView, TrackResult
 from ..readers.text_lines import iter_lines
@@ -63,10 +63,8 @@ def line_statistics(hypothesis: str, reference: str) -> tuple:
 def score(gold_path: str, submission_path: str, name: str, options: Options, reference_dir: str) -> TrackResult:
     with reading_reference():
         references = _lines(gold_path, os.path.basename(gold_path), None)
-    if not references:
-        gold_problems = Problems(os.path.basename(gold_path))
-        gold_problems.add("", "no line")
-        gold_problems.raise_as_reference_error()
+    if not references:  # (sacreBLEU stops on an empty corpus)
+        raise ReferenceDataError(["reference data %s: the file has no line" % os.path.basename(gold_path)])
     hypotheses = _lines(submission_path, name, options.max_file_bytes)
     problems = Problems(name)
     note = check_item_count(len(references), len(hypotheses), problems, "line", other_phase_counts(reference_dir, name))
