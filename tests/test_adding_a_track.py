@@ -3,8 +3,9 @@ track"): a copy of the repository gets ``tests/toy_track/toy.py`` and ``toy.md``
 ``registry.MODULES`` and a column in ``competition.yaml``; then its sample gold is written by the
 sample-data tool, and the bundle is built, checked (both platforms' layouts, the sample submission
 from the baselines, single-track entries) and scored, with no other file touched. Another copy
-gets two tracks of families the six are not (an article-folder span track; a positional one, lines
-without ids) and passes the registry-driven tests and the build."""
+gets four tracks of families the six are not (an article-folder span track; a positional one, lines
+without ids; extractive QA as SQuAD's official script scores it; a corpus-level MT metric as
+sacreBLEU's chrF) and passes the registry-driven tests and the build."""
 
 from __future__ import annotations
 
@@ -32,12 +33,15 @@ GROUP = """    TOY:
 
 
 def _tracked_copy(target):
-    """The repository's tracked files (a clean checkout), without dist/ or the virtualenv."""
+    """The repository's tracked files (a clean checkout), without dist/ or the virtualenv, as a git
+    repository of its own (the tests that list the tracked files, ``git ls-files``, run in it)."""
     names = subprocess.run(["git", "ls-files", "-z"], cwd=str(ROOT), capture_output=True, check=True).stdout
     for name in names.decode("utf-8").split("\0"):
         if name and (ROOT / name).is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(str(ROOT / name), str(target / name))
+    subprocess.run(["git", "init", "-q"], cwd=str(target), check=True)
+    subprocess.run(["git", "add", "-A", "."], cwd=str(target), check=True)
 
 
 def test_a_toy_seventh_track_builds_checks_and_scores(tmp_path):
@@ -84,42 +88,44 @@ def test_a_toy_seventh_track_builds_checks_and_scores(tmp_path):
 
 T11_SI = ROOT / "tests" / "t11_si_track"
 LINES = ROOT / "tests" / "lines_track"
-T11_SI_GROUP = """    SEMEVAL2020_T11_SI:
-      label: SemEval-2020 T11 SI
-      rank: 8
-    LINES:
-      label: A positional toy track
-      rank: 9
-"""
-T11_SI_COLUMNS = "".join("""    t11_si_%s:
-      leaderboard: *RESULTS
-      column_group:
-        label: SemEval-2020 T11 SI
-      label: "SI %s"
+SQUAD = ROOT / "tests" / "squad_track"
+CHRF = ROOT / "tests" / "chrf_track"
+NEW_TRACKS = ((T11_SI, "t11_si"), (LINES, "lines"), (SQUAD, "squad"), (CHRF, "chrf"))
+NEW_GROUPS = "".join("""    %s:
+      label: %s
       rank: %d
-      numeric_format: 6
-""" % (key, label, rank) for key, label, rank in (("f1", "F1", 31), ("precision", "precision", 32),
-                                                  ("recall", "recall", 33))) + """    lines_exact:
+""" % group for group in (("SEMEVAL2020_T11_SI", "SemEval-2020 T11 SI", 8), ("LINES", "A positional toy track", 9),
+                          ("SQUAD", "SQuAD v1.1", 10), ("CHRF", "MT chrF2", 11)))
+NEW_COLUMNS = "".join("""    %s:
       leaderboard: *RESULTS
       column_group:
-        label: A positional toy track
-      label: "Lines exact"
-      rank: 41
-      numeric_format: 5
-"""
+        label: %s
+      label: "%s"
+      rank: %d
+      numeric_format: %d
+""" % column for column in (
+    ("t11_si_f1", "SemEval-2020 T11 SI", "SI F1", 31, 6),
+    ("t11_si_precision", "SemEval-2020 T11 SI", "SI precision", 32, 6),
+    ("t11_si_recall", "SemEval-2020 T11 SI", "SI recall", 33, 6),
+    ("lines_exact", "A positional toy track", "Lines exact", 41, 5),
+    ("squad_f1", "SQuAD v1.1", "SQuAD F1", 51, 6),
+    ("squad_exact_match", "SQuAD v1.1", "SQuAD exact match", 52, 6),
+    ("chrf2", "MT chrF2", "chrF2", 61, 6)))
 
 
 def _files(root):
-    return {str(path.relative_to(root)): path.read_bytes() for path in root.rglob("*")
-            if path.is_file() and "__pycache__" not in path.parts and ".pytest_cache" not in path.parts}
+    return {str(path.relative_to(root)): path.read_bytes() for path in root.rglob("*") if path.is_file()
+            and not {"__pycache__", ".pytest_cache", ".git"} & set(path.relative_to(root).parts)}
 
 
-def test_tracks_of_the_article_folder_and_positional_families_are_their_modules_cards_registry_lines_and_columns(
-        tmp_path):
+def test_tracks_of_four_new_families_are_their_modules_cards_registry_lines_and_columns(tmp_path):
     """SemEval-2020 Task 11 SI (``tests/t11_si_track/``: ``article_id TAB start TAB end``, no technique,
-    overlapping predictions merged as the official ``-m``) and a positional toy (``tests/lines_track/``:
+    overlapping predictions merged as the official ``-m``), a positional toy (``tests/lines_track/``:
     one output line per source line, no ids, a short file name, a public input of its own name, no
-    item view or error) added to a copy as docs/track-authors.md "Adding a track" says: the modules
+    item view or error), SQuAD v1.1 (``tests/squad_track/``: a JSON object of answers, the dataset's
+    nested JSON as gold) and sacreBLEU's chrF (``tests/chrf_track/``: a translation per line, a
+    corpus metric of per-line n-gram counts) added to a copy as docs/track-authors.md "Adding a
+    track" says: the modules
     and their cards, their names in ``registry.MODULES``, their columns in ``competition.yaml``, the
     sample data; then the registry-driven tests (``-m registry``: the contract, the cards and their
     worked examples, ownership, the error analysis, the track-parametrised score and platform tests)
@@ -128,14 +134,14 @@ def test_tracks_of_the_article_folder_and_positional_families_are_their_modules_
     _tracked_copy(repo)
     before = _files(repo)
     tracks = repo / "scoring_program" / "scorer" / "tracks"
-    for folder, name in ((T11_SI, "t11_si"), (LINES, "lines")):
+    for folder, name in NEW_TRACKS:
         shutil.copy(str(folder / (name + ".py")), str(tracks / (name + ".py")))
         shutil.copy(str(folder / (name + ".md")), str(tracks / (name + ".md")))
         register_track(repo / "scoring_program", name)
     yaml_path = repo / "competition.yaml"
     text = yaml_path.read_text(encoding="utf-8")
-    text = text.replace("  columns:\n", T11_SI_GROUP + "  columns:\n", 1)
-    yaml_path.write_text(text.rstrip("\n") + "\n" + T11_SI_COLUMNS, encoding="utf-8")
+    text = text.replace("  columns:\n", NEW_GROUPS + "  columns:\n", 1)
+    yaml_path.write_text(text.rstrip("\n") + "\n" + NEW_COLUMNS, encoding="utf-8")
 
     python = sys.executable
     sample = subprocess.run([python, "tools/make_sample_data.py"], cwd=str(repo), capture_output=True, text=True)
@@ -146,14 +152,17 @@ def test_tracks_of_the_article_folder_and_positional_families_are_their_modules_
     assert changed == ["competition.yaml", "scoring_program/scorer/tracks/registry.py"], changed
     assert all(name.startswith(("scoring_program/scorer/tracks/t11_si.", "reference_data/dev/semeval2020_t11_si/",
                                 "reference_data/test/semeval2020_t11_si/", "scoring_program/scorer/tracks/lines.",
-                                "reference_data/dev/lines_", "reference_data/test/lines_")) for name in added), added
+                                "reference_data/dev/lines_", "reference_data/test/lines_",
+                                "scoring_program/scorer/tracks/squad.", "reference_data/dev/squad_",
+                                "reference_data/test/squad_", "scoring_program/scorer/tracks/chrf.",
+                                "reference_data/dev/chrf_", "reference_data/test/chrf_")) for name in added), added
 
     tests = subprocess.run([python, "-m", "pytest", "-q", "-x", "-m", "registry", "-p", "no:cacheprovider"],
                            cwd=str(repo), capture_output=True, text=True)
     assert tests.returncode == 0, tests.stdout[-5000:] + tests.stderr[-3000:]
     collected = subprocess.run([python, "-m", "pytest", "-q", "--collect-only", "-m", "registry", "-p",
                                 "no:cacheprovider"], cwd=str(repo), capture_output=True, text=True).stdout
-    assert " passed" in tests.stdout and "t11_si" in collected and "[lines]" in collected
+    assert " passed" in tests.stdout and all("[%s]" % name in collected for _, name in NEW_TRACKS)
     build = subprocess.run([python, "build_bundle.py", "--out", str(tmp_path / "dist")], cwd=str(repo),
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
