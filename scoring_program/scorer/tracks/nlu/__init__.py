@@ -9,9 +9,10 @@ on nltk 3.7 ``word_tokenize`` tokens without 1-character punctuation (0/0 counts
 chosen answer (the first in file order on a tie). Metric card: ``nlu.md`` beside this folder.
 
 This file holds the declarations and ``score``; the package's modules: ``names`` (the track's
-name and files), ``layout`` and ``reading`` (the CSV files), ``tokens`` (the gold's tokens and
-their caches), ``statistics`` (the per-id rows and their groups), ``item_view`` (the local error
-analysis), ``public_side`` (the public input, stand-in gold and baseline) and ``sample_data``.
+name and files), ``layout`` and ``reading`` (the CSV files), ``tokens`` (the gold's tokens),
+``token_cache`` (the gold's tokens kept between runs), ``statistics`` (the per-id rows and their
+groups), ``item_view`` (the local error analysis), ``public_side`` (the public input, stand-in
+gold and baseline) and ``sample_data``.
 """
 
 from __future__ import annotations
@@ -27,14 +28,14 @@ from ...readers.result import TrackResult
 from .item_view import item_view
 from .reading import parse_answers, read_test_ids
 from .statistics import id_statistics, ratio
-from .tokens import gold_tokens, remember_tokenized
+from .token_cache import gold_tokens, remember_tokenized
 # Declarations made in the package's modules: the contract reads them as this module's attributes.
 from .names import FILE_NAME, NAME, TEST_INPUT
 from .public_side import (is_public_input, public_ids, reference_data_problem, write_baseline, write_public_input,
                           write_stand_in_gold)
 from .sample_data import write_benchmark_input, write_sample_gold
 from .statistics import GROUP_TABLES
-from .tokens import reference_data_extras
+from .token_cache import reference_data_extras
 
 TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
 GOLD_NAMES = (FILE_NAME,)
