@@ -6,7 +6,7 @@
 - CoNLL-style token columns: ``iter_token_blocks`` (line number of the first token, rows), a blank
   line ending a sentence, ``-DOCSTART-`` lines ending one too, the tokens of one sentence bounded.
 
-The other containers have their own readers: a JSON list (``json_list.iter_json_batches``, or
+The other containers have their own readers: a JSON list (``json_list.iter_json_values``, or
 ``records.json_records`` for records keyed by an id), JSON Lines (``ndjson.iter_ndjson``), CSV
 (``csv_rows.iter_csv``). Every reader takes the file's display name (``name``) for its problem
 lines, ``max_bytes`` (None: the gold, unbounded) and refuses a line longer than ``max_line_bytes``
