@@ -1,8 +1,9 @@
 """Labelled spans of many documents held as machine integers, for the large span tracks (FLC).
 
-Each document has one ``array('q')`` of (technique number, start, end) triples, a fraction of the
-memory of tuples in lists (benchmarks/RESULTS.md), and a document's spans become tuples only while
-that document is scored (``by_technique``).
+Each document has one ``array('q')`` of (technique number, start, end) triples, and a document's
+spans become tuples only while that document is scored (``by_technique``): a submission's spans are
+all held before its per-article limit is checked, and as tuples in lists the shortest rows would
+take more memory than the budget of 5 times the file (the memory table of benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ of every gold and test input text on each platform run (benchmarks/RESULTS.md).
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import json
 import os
@@ -71,7 +72,7 @@ def _bytes(text: object) -> Optional[bytes]:
     if not isinstance(text, str):
         return None
     try:
-        return base64.b64decode(text.encode("ascii"), validate=True)
+        return binascii.a2b_base64(text)
     except ValueError:  # (not ASCII, not base64)
         return None
 
@@ -79,16 +80,17 @@ def _bytes(text: object) -> Optional[bytes]:
 def _int32_array(text: object, below: Optional[int] = None) -> Optional["array[int]"]:
     """The 32-bit integers of ``text`` (base64), or None unless each is in [0, ``below``) when given."""
     data = _bytes(text)
+    del text  # (the caller's copy is its only other one: see _known_tokens)
     if data is None or len(data) % 4:
         return None
     values = array("i")
     values.frombytes(data)
+    del data
     if sys.byteorder == "big":
         values.byteswap()
-    if below is not None and values:
-        unsigned = array("I", values.tobytes())  # (a negative number reads as one of 2**31 or more)
-        if max(unsigned) >= below:
-            return None
+    # (read as unsigned, a negative number is one of 2**31 or more)
+    if below is not None and values and max(memoryview(values).cast("B").cast("I")) >= below:
+        return None
     return values
 
 
@@ -145,7 +147,7 @@ def _known_tokens(document: object, gold_sha256: str) -> Optional[KnownTokens]:
     if not isinstance(vocabulary, list) or not all(isinstance(token, str) for token in vocabulary) \
             or len(set(vocabulary)) != len(vocabulary):
         return None
-    tokens = _int32_array(document["tokens"], below=len(vocabulary))
+    tokens = _int32_array(document.pop("tokens"), below=len(vocabulary))  # (its text freed once decoded)
     if tokens is None:
         return None
     texts = _texts(document["gold_texts"], document["gold_spans"], len(tokens))
@@ -156,27 +158,36 @@ def _known_tokens(document: object, gold_sha256: str) -> Optional[KnownTokens]:
     return KnownTokens(vocabulary, tokens, texts, inputs)
 
 
-def _read_cache(path: str) -> Tuple[Optional[bytes], str]:
-    """The cache file's bytes (None without one) and their sha256 ('' without one)."""
+def _read_cache(path: str) -> Tuple[Optional[str], str]:
+    """The cache's second line when its first one holds its sha256 ('' when not; None without a
+    cache file), and the sha256 of the whole file."""
     if not os.path.isfile(path):
         return None, ""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
-        return b"", "unreadable"
-    return data, hashlib.sha256(data).hexdigest()
-
-
-def _document(data: bytes) -> object:
-    """The second line of the cache as JSON when the first one holds its sha256, else None."""
-    head, _, body = data.rstrip(b"\n").partition(b"\n")
+        return "", "unreadable"
+    cut = data.find(b"\n")
+    end = len(data) - 1 if data.endswith(b"\n") else len(data)
     try:
-        stated = json.loads(head.decode("utf-8"))
-        if not isinstance(stated, dict) or stated.get("sha256") != hashlib.sha256(body).hexdigest():
-            return None
-        return json.loads(body.decode("utf-8"))
+        stated = json.loads(data[:max(cut, 0)].decode("utf-8"))
+        whole = cut >= 0 and isinstance(stated, dict) and stated.get("sha256") == hashlib.sha256(
+            memoryview(data)[cut + 1:end]).hexdigest()
     except (ValueError, RecursionError):  # (not UTF-8, not JSON, nested too deeply)
+        whole = False
+    try:
+        body = str(memoryview(data)[cut + 1:end], "utf-8") if whole else ""
+    except ValueError:
+        body = ""
+    return body, hashlib.sha256(data).hexdigest()
+
+
+def _document(body: str) -> object:
+    """The cache's fields as JSON, or None."""
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
         return None
 
 
@@ -186,15 +197,18 @@ def gold_tokens(gold_path: str, name: str) -> GoldTokens:
     (``remember_tokenized``), else read from the file with the texts of the reference data's
     ``TOKEN_CACHE`` known when it was made for this gold (else its ``note`` says why not)."""
     gold_sha256 = _file_sha256(gold_path, name)
-    data, cache_sha256 = _read_cache(os.path.join(os.path.dirname(gold_path), TOKEN_CACHE))
+    body, cache_sha256 = _read_cache(os.path.join(os.path.dirname(gold_path), TOKEN_CACHE))
     key = gold_sha256 + ":" + cache_sha256
     found = _GOLD_CACHE.get(key)
     if found is not None:
         return found
-    known = None if data is None else _known_tokens(_document(data), gold_sha256)
+    document = _document(body) if body else None
+    del body  # (a large cache: its text is not held while its fields are decoded)
+    known = _known_tokens(document, gold_sha256)
+    del document
     found = GoldTokens.read(gold_path, name, known)
     found.key = key
-    if data is not None and known is None:
+    if cache_sha256 and known is None:
         found.note = CACHE_NOT_USED
     return found
 

@@ -85,8 +85,8 @@ class GoldTokens:
 
     @classmethod
     def read(cls, path: str, name: str, known: Optional[KnownTokens] = None) -> "GoldTokens":
-        """The ids, the rows' places and their texts' digests from the gold file; their tokens come
-        with ``tokenize``, from ``known`` or the tokenizer."""
+        """The ids, the rows' places and their texts' digests from the gold file, and the texts'
+        tokens when ``known`` holds every one of them (else ``tokenize`` gives them)."""
         identifiers: List[str] = []
         keys = bytearray()  # the texts' digests in file order
 
@@ -104,7 +104,6 @@ class GoldTokens:
         gold = cls()
         gold.ids = list(order)
         gold.rows = len(identifiers)
-        gold.known = known
         places = array("i", [0]) * len(identifiers)  # a row of the file -> its place, grouped by id
         digests = bytearray(32 * len(identifiers))
         place = 0
@@ -116,33 +115,42 @@ class GoldTokens:
             gold.first_row.append(place)
         gold.digests = bytes(digests)
         gold._source = (path, name, places)
+        if known is not None:
+            gold.vocabulary = {token: number for number, token in enumerate(known.vocabulary)}
+            gold.tokens, gold.inputs = known.tokens, known.inputs
+            if gold._spans_from(known.texts):
+                gold._source = None
+            else:
+                gold.known = known  # (kept until ``tokenize``: the texts it lacks)
         return gold
 
     def tokenize(self, tokens_of: Callable[[str], List[str]]) -> None:
         """Gives every row its tokens (once: after a submission's checks, so a refused file costs
-        no tokens): those of ``known`` texts, and the others tokenized, each distinct text once,
-        reading the file again (when a text of a gold the cache was made for is not there, the
-        note says so)."""
+        no tokens): the gold's texts are tokenized, each distinct text once, reading the file
+        again, but for those whose tokens are ``known`` (when a text of a gold the cache was made
+        for is not there, the note says so)."""
         if self._source is None:
             return
         path, name, places = self._source
-        known = self.known
-        spans_of: Dict[bytes, Span] = {}
-        if known is not None:
-            self.vocabulary = {token: number for number, token in enumerate(known.vocabulary)}
-            self.tokens, self.inputs, spans_of = known.tokens, known.inputs, known.texts
-        digests = self.digests
-        keys = [digests[at:at + 16] for at in range(0, len(digests), 16)]  # q' and r' of each place
-        if not all(key in spans_of for key in keys):
-            self._tokenize_file(path, name, places, spans_of, tokens_of)
-            if known is not None:
-                self.note = CACHE_NOT_USED
-        spans = array("i")
-        for key in keys:
-            spans.extend(spans_of[key])
-        self.spans = spans
+        spans_of: Dict[bytes, Span] = {} if self.known is None else self.known.texts
+        self._tokenize_file(path, name, places, spans_of, tokens_of)
+        self._spans_from(spans_of)
+        if self.known is not None:
+            self.note = CACHE_NOT_USED
         self._source = None
         self.known = None
+
+    def _spans_from(self, spans_of: Dict[bytes, Span]) -> bool:
+        """Each row's ``spans`` from ``spans_of`` (text_key -> span), when it has every text."""
+        digests = self.digests
+        spans = array("i")
+        for at in range(0, len(digests), 16):
+            span = spans_of.get(digests[at:at + 16])
+            if span is None:
+                return False
+            spans.extend(span)
+        self.spans = spans
+        return True
 
     def _tokenize_file(self, path: str, name: str, places: Sequence[int], spans_of: Dict[bytes, Span],
                        tokens_of: Callable[[str], List[str]]) -> None:
