@@ -72,18 +72,25 @@ def _scored(folder, submission):
 
 
 def _objects(data):
-    """The JSON objects of a cache file, one a line."""
-    return [json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip()]
+    """The JSON objects of a cache file: the file's and each object it holds."""
+    document = json.loads(data.decode("utf-8"))
+    return [document] + [value for value in document.values() if isinstance(value, dict)]
+
+
+def _canonical(value):
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
 
 
 def _file(objects, consistent=False):
-    """The cache file of ``objects``; ``consistent``: a first line stating the sha256 of the second
-    is made to match it (a forgery that keeps the file whole)."""
-    lines = [json.dumps(item, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
-             for item in objects]
-    if consistent and len(objects) == 2 and set(objects[0]) == {"sha256"}:
-        lines[0] = json.dumps({"sha256": hashlib.sha256(lines[1]).hexdigest()}).encode("ascii")
-    return b"\n".join(lines) + b"\n"
+    """The cache file of ``objects``. A file ``{"sha256": S, "cache": C}`` (S the sha256 of C's
+    bytes) is written in that order, S as it was, or, ``consistent``, made to match C (a forgery
+    that keeps the file whole)."""
+    top = objects[0]
+    if set(top) != {"sha256", "cache"} or not isinstance(top["sha256"], str) or not isinstance(top["cache"], dict):
+        return _canonical(top) + b"\n"
+    body = _canonical(top["cache"])
+    digest = hashlib.sha256(body).hexdigest() if consistent else top["sha256"]
+    return b'{"sha256":"' + digest.encode("utf-8") + b'","cache":' + body + b"}\n"
 
 
 def _with(data, changes, consistent=False):
@@ -219,9 +226,8 @@ def test_fields_of_the_wrong_length_or_range_are_a_damaged_cache(sample):
 
 def test_a_truncated_or_unreadable_cache_is_not_used(sample):
     data = sample["cache"]
-    for label, cut in [("half", data[:len(data) // 2]), ("the end cut", data[:-3]),
-                       ("one line", data.split(b"\n")[0] + b"\n"), ("empty", b""), ("not UTF-8", b"\xff" + data),
-                       ("nested", b"[" * 100000)]:
+    for label, cut in [("half", data[:len(data) // 2]), ("the end cut", data[:-3]), ("the digest only", data[:80]),
+                       ("empty", b""), ("not UTF-8", data[:-3] + b"\xff}\n"), ("nested", b"[" * 100000)]:
         _check(sample, "truncated-" + label.replace(" ", "-"), cut)
 
 

@@ -3,9 +3,10 @@ reference data (``TOKEN_CACHE``), and the gold tokenized in this process for the
 
 The cache holds the tokens of texts named by their digest (``tokens.text_key``): the gold is always
 parsed from its own file, and each of its texts takes its tokens from the cache only when the
-cache holds that text, so the cache can never give a text another text's tokens. Its file is two
-lines of JSON: the sha256 of the second line, and the second line, ``FIELDS``. It is used only when
-that digest matches (a changed token is a damaged cache), when it was made for this gold file
+cache holds that text, so the cache can never give a text another text's tokens. Its file is one
+JSON object, ``{"sha256": S, "cache": C}`` with C the object of ``FIELDS``, written in that order
+so that S is the sha256 of C's bytes as they stand in the file. It is used only when that digest
+matches (a changed token is a damaged cache), when it was made for this gold file
 (sha256), nltk version, Punkt model and version of the code that turns a text into tokens, and
 when every field has its type, length and range; otherwise it is not used at all, the gold is
 tokenized and the page says so (``tokens.CACHE_NOT_USED``). The build's cache saves the tokenizing
@@ -34,6 +35,7 @@ TOKEN_CACHE_FORMAT = 3  # 3: texts by their digest
 # bump by hand. (nltk's own code is fixed by its version: import_nltk refuses any other.)
 TOKEN_CODE = (os.path.join("machinery", "nltk_tokens.py"), os.path.join("tracks", "nlu", "tokens.py"),
               os.path.join("tracks", "nlu", "token_cache.py"))
+_HEAD, _MIDDLE, _TAIL = b'{"sha256":"', b'","cache":', b"}\n"  # the file: _HEAD S _MIDDLE C _TAIL
 FIELDS = ("format", "nltk", "punkt_sha256", "code_sha256", "gold_sha256", "vocabulary", "tokens", "gold_texts",
           "gold_spans", "input_texts", "input_spans")
 
@@ -80,7 +82,7 @@ def _bytes(text: object) -> Optional[bytes]:
 def _int32_array(text: object, below: Optional[int] = None) -> Optional["array[int]"]:
     """The 32-bit integers of ``text`` (base64), or None unless each is in [0, ``below``) when given."""
     data = _bytes(text)
-    del text  # (the caller's copy is its only other one: see _known_tokens)
+    del text  # (a large field's text is freed here: _known_tokens passes its only other reference)
     if data is None or len(data) % 4:
         return None
     values = array("i")
@@ -122,8 +124,8 @@ def reference_data_extras(gold_dir: str) -> Dict[str, bytes]:
         document[kind + "_texts"] = base64.b64encode(b"".join(texts)).decode("ascii")
         document[kind + "_spans"] = _int32_text([bound for span in texts.values() for bound in span])
     body = json.dumps(document, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
-    head = json.dumps({"sha256": hashlib.sha256(body).hexdigest()}).encode("ascii")
-    return {TOKEN_CACHE: head + b"\n" + body + b"\n"}
+    digest = hashlib.sha256(body).hexdigest().encode("ascii")
+    return {TOKEN_CACHE: _HEAD + digest + _MIDDLE + body + _TAIL}
 
 
 def _texts(digests_text: object, spans_text: object, size: int) -> Optional[Dict[bytes, Span]]:
@@ -159,8 +161,8 @@ def _known_tokens(document: object, gold_sha256: str) -> Optional[KnownTokens]:
 
 
 def _read_cache(path: str) -> Tuple[Optional[str], str]:
-    """The cache's second line when its first one holds its sha256 ('' when not; None without a
-    cache file), and the sha256 of the whole file."""
+    """The text of the cache's ``C`` when ``S`` is its sha256 ('' when not; None without a cache
+    file), and the sha256 of the whole file."""
     if not os.path.isfile(path):
         return None, ""
     try:
@@ -168,19 +170,15 @@ def _read_cache(path: str) -> Tuple[Optional[str], str]:
             data = handle.read()
     except OSError:
         return "", "unreadable"
-    cut = data.find(b"\n")
-    end = len(data) - 1 if data.endswith(b"\n") else len(data)
+    start, end = len(_HEAD) + 64 + len(_MIDDLE), len(data) - len(_TAIL)
+    body = memoryview(data)[start:max(start, end)]
+    whole = (data.startswith(_HEAD) and data[len(_HEAD) + 64:start] == _MIDDLE and data.endswith(_TAIL)
+             and data[len(_HEAD):len(_HEAD) + 64] == hashlib.sha256(body).hexdigest().encode("ascii"))
     try:
-        stated = json.loads(data[:max(cut, 0)].decode("utf-8"))
-        whole = cut >= 0 and isinstance(stated, dict) and stated.get("sha256") == hashlib.sha256(
-            memoryview(data)[cut + 1:end]).hexdigest()
-    except (ValueError, RecursionError):  # (not UTF-8, not JSON, nested too deeply)
-        whole = False
-    try:
-        body = str(memoryview(data)[cut + 1:end], "utf-8") if whole else ""
-    except ValueError:
-        body = ""
-    return body, hashlib.sha256(data).hexdigest()
+        text = str(body, "utf-8") if whole else ""
+    except ValueError:  # (not UTF-8)
+        text = ""
+    return text, hashlib.sha256(data).hexdigest()
 
 
 def _document(body: str) -> object:

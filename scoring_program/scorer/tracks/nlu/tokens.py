@@ -40,8 +40,8 @@ class GoldTokens:
     id numbered k are rows ``first_row[k]`` to ``first_row[k + 1] - 1``; row j's q' is
     ``tokens[spans[4j]:spans[4j + 1]]`` and its r' ``tokens[spans[4j + 2]:spans[4j + 3]]``, each
     token a number of ``vocabulary`` (token -> number), in arrays of 32-bit numbers. The gold's
-    texts are never all held at once: ``read`` keeps the ids, ``tokenize`` reads the file again,
-    one row at a time."""
+    texts are never all held at once: ``read`` keeps the ids and the texts' digests (and the
+    tokens, when every text's are known), ``tokenize`` reads the file again, one row at a time."""
 
     __slots__ = ("ids", "first_row", "spans", "tokens", "vocabulary", "rows", "note", "key", "known", "_source",
                  "digests", "inputs")
