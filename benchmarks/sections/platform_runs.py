@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-from .measuring import (BY_NAME, SETTINGS, TRACKS, built_phase_extras, cold_env, folder_size, input_folder,
+from .measuring import (BY_NAME, MIB, SETTINGS, TRACKS, built_phase_extras, cold_env, folder_size, input_folder,
                         measure, oracle, program_copy, python_default_env)
 
 NAME = "platform"
@@ -99,7 +99,7 @@ def run(scales, naive_limit, repeat, program, cold_program=None):
                 generator(base, scale, random.Random(scale))
                 built_phase_extras(track, os.path.join(base, "ref"))
                 size_mb = folder_size(base) / 1e6
-                submission_mib = folder_size(os.path.join(base, "res")) / (1024 * 1024)
+                submission_mib = folder_size(os.path.join(base, "res")) / MIB
                 score_argv = [sys.executable, program, base, os.path.join(work, "output")]
                 scores, floors = [], []
                 for _ in range(repeat):  # alternated, so that both see the same machine load
