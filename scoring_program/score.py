@@ -22,7 +22,6 @@ On the Codalab v1.5 worker the program stays alive a few seconds after its last 
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import sys
@@ -96,9 +95,6 @@ def _keep_traceback(items_dir):
 
 
 def run(argv, items_dir=None):
-    # A short-lived process that builds millions of small acyclic objects (parsed JSON, spans):
-    # the cyclic garbage collector would only rescan them, several times over.
-    gc.disable()
     if len(argv) not in (3, 5) or (len(argv) == 5 and argv[3] != "--items"):
         print(USAGE, file=sys.stderr)
         return 2

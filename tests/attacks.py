@@ -182,6 +182,9 @@ ATTACKS: List[Attack] = [
            "more than 1004 article ids"),
     Attack("flc spans past the per-article limit", numbered(FLC, "", "12\tLoaded_Language\t%d\t1000000\n", ""), 1,
            "per article are accepted"),
+    # the shortest rows a span can have: the most spans a byte of the file can hold in memory
+    Attack("flc shortest spans past the per-article limit", repeated(FLC, "", "12\tDoubt\t1\t2\n", ""), 1,
+           "per article are accepted"),
     Attack("absita lines past the phase's count", numbered(ABS, "", '{"id_sentence": "x%d", "score": 3}\n', ""), 1,
            "more than 1004 lines"),
     Attack("absita many aspects", numbered(ABS, "", '{"id_sentence": "x%d", "aspects": [' + ", ".join(

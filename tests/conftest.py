@@ -226,7 +226,6 @@ SLOW = (
     "tests/test_aicup2022_nlu.py::test_the_tokenizer_loads_two_nltk_modules_and_leaves_no_trace",
     "tests/test_aicup2022_nlu.py::test_bit_parallel_lcs_equals_the_dynamic_program",
     "tests/test_nlp4if2019_flc.py::test_blocks_read_as_the_line_by_line_reader",
-    "tests/test_fast_paths.py::test_json_reader_fast_paths_on_the_hostile_shapes",
     "tests/test_detailed_tables.py::test_the_development_page_shows_the_intervals_score_locally_prints",
     "tests/test_narrow_screens.py",
     "tests/test_detailed_results.py::test_page_renders_without_errors_or_overflow",

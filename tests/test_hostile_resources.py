@@ -62,7 +62,7 @@ def test_unreadable_file_is_one_line(tmp_path, monkeypatch):
 
 def test_a_file_that_cannot_be_opened_is_one_line(tmp_path, monkeypatch):
     from scorer.readers import files
-    from scorer.readers.json_list import iter_json_batches
+    from scorer.readers.json_list import iter_json_values
     from scorer.readers.problems import SubmissionError
     path = tmp_path / "x.json"
     path.write_text("[]")
@@ -71,7 +71,7 @@ def test_a_file_that_cannot_be_opened_is_one_line(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied")
     monkeypatch.setattr(files.os, "open", refuse)
     with pytest.raises(SubmissionError) as caught:
-        list(iter_json_batches(str(path), "x.json", 100))
+        list(iter_json_values(str(path), "x.json", 100))
     assert caught.value.lines == ["x.json: cannot be read (Permission denied)"]
 
 

@@ -73,7 +73,7 @@ def test_nlu_tokenizes_every_row_alike(tmp_path, monkeypatch):
     import scorer.machinery.nltk_tokens
     from scorer.readers.options import Options
     from scorer.tracks import nlu
-    from scorer.tracks.nlu import tokens as nlu_tokens
+    from scorer.tracks.nlu import token_cache
     real = scorer.machinery.nltk_tokens.shared_tokenizer()
     tokenized = []
 
@@ -83,7 +83,7 @@ def test_nlu_tokenizes_every_row_alike(tmp_path, monkeypatch):
             return real.tokens(text)
 
     monkeypatch.setattr(scorer.machinery.nltk_tokens, "shared_tokenizer", lambda: Counting())
-    monkeypatch.setattr(nlu_tokens, "_GOLD_CACHE", {})
+    monkeypatch.setattr(token_cache, "_GOLD_CACHE", {})
     seen = []
     for k, scored in enumerate(GOLD_SETS):
         ref = tmp_path / ("ref%d" % k)

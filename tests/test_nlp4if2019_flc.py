@@ -368,3 +368,15 @@ def test_the_public_input_is_told_from_gold(tmp_path):
     assert flc.write_sample_gold(str(gold), "dev", 7) == [flc.GOLD_FOLDER + "/"]
     flc.write_public_input(str(gold), str(public), flc.FILE_NAME)
     assert flc.is_public_input(str(public)) and not flc.is_public_input(str(gold))
+
+
+def test_flc_gold_file_with_a_row_of_another_article_is_refused(tmp_path):
+    from scorer.readers.problems import ReferenceDataError
+    (tmp_path / "article11.task-FLC.labels").write_text("11\tDoubt\t0\t5\n12\tDoubt\t0\t5\n", encoding="utf-8")
+    with pytest.raises(ReferenceDataError) as error:
+        flc.LAYOUT.read_gold(str(tmp_path))
+    assert "article11.task-FLC.labels" in " ".join(error.value.public)
+    assert "a row names another article than the file name" in " ".join(error.value.private)
+    (tmp_path / "article11.task-FLC.labels").write_text("11\tDoubt\t0\t5\n 11\tDoubt\t1\t5\n", encoding="utf-8")
+    store, _ = flc.LAYOUT.read_gold(str(tmp_path))
+    assert store.count("11") == 2

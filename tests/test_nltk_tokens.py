@@ -20,7 +20,6 @@ import pytest
 from conftest import nltk_data_dir, shared_path
 from scorer.machinery.nltk_tokens import PUNCTUATION, Tokenizer, _final_period, find_punkt, load_punkt, words_with_content
 from scorer.tracks import nlu
-from scorer.tracks.nlu import tokens as nlu_tokens
 from scorer.tracks.nlu.reading import strip_wrapping_quotes
 
 NLU = ("data", "aidea_nlu")
@@ -183,134 +182,8 @@ def test_hostile_answers_are_refused_before_tokenizing(tmp_path, monkeypatch):
            "5000 are accepted" in error.value.lines[0]
 
 
-def test_the_gold_is_tokenized_once_per_process(tmp_path):
-    """Scoring several submissions against one gold (rank_submissions.py, each --jobs worker)
-    tokenizes the gold once: the cache is keyed by the file's sha256, so a changed file is read
-    again, and an unchanged copy elsewhere is not."""
-    from scorer.readers.options import Options
-    nlu_tokens._GOLD_CACHE.clear()
-    gold = tmp_path / "gold.csv"
-    gold.write_text('1,"a b c","d e f"\n2,"x y","z"\n', encoding="utf-8")
-    submission = tmp_path / "sub.csv"
-    submission.write_text('1,"a b","d e f"\n2,"x y","z"\n', encoding="utf-8")
-    assert nlu.score(str(gold), str(submission), nlu.FILE_NAME, Options(), str(tmp_path)).scores["nlu_score"] \
-        == pytest.approx((2 / 3 + 1 + 2) / 4)
-    first = nlu_tokens.gold_tokens(str(gold), "gold.csv")
-    assert first.tokens  # tokenized
-    copy = tmp_path / "copy.csv"
-    copy.write_bytes(gold.read_bytes())
-    assert nlu_tokens.gold_tokens(str(copy), "copy.csv") is first
-    gold.write_text('1,"a b","d e f"\n2,"x y","z"\n', encoding="utf-8")
-    assert nlu_tokens.gold_tokens(str(gold), "gold.csv") is not first
-    assert nlu.score(str(gold), str(submission), nlu.FILE_NAME, Options(), str(tmp_path)).scores["nlu_score"] == 1.0
-
-
-def test_a_refused_submission_leaves_no_untokenized_gold_in_the_process_cache(tmp_path):
-    """The first submission is refused (its gold read, not tokenized); the next one is scored
-    against a copy of the same gold elsewhere, while the first folder is gone or holds another
-    gold with as many rows: the scores are those of the gold given."""
-    import shutil
-    from scorer.readers.options import Options
-    from scorer.readers.problems import SubmissionError
-    nlu_tokens._GOLD_CACHE.clear()
-    gold_text = '1,"a b c","d e f"\n2,"x y","z"\n'
-    good = '1,"a b","d e f"\n2,"x y","z"\n'
-    for case in ("deleted", "replaced"):
-        first, second = tmp_path / case / "first", tmp_path / case / "second"
-        for folder in (first, second):
-            folder.mkdir(parents=True)
-            (folder / nlu.FILE_NAME).write_text(gold_text, encoding="utf-8")
-        (first / "refused.csv").write_text('1,"a b","d e f"\n', encoding="utf-8")  # id 2 missing
-        with pytest.raises(SubmissionError):
-            nlu.score(str(first / nlu.FILE_NAME), str(first / "refused.csv"), nlu.FILE_NAME, Options(), str(first))
-        if case == "deleted":
-            shutil.rmtree(first)
-        else:
-            (first / nlu.FILE_NAME).write_text('1,"p q r","s t u"\n2,"v w","y"\n', encoding="utf-8")
-        (second / "sub.csv").write_text(good, encoding="utf-8")
-        result = nlu.score(str(second / nlu.FILE_NAME), str(second / "sub.csv"), nlu.FILE_NAME, Options(),
-                           str(second))
-        assert result.scores["nlu_score"] == pytest.approx((2 / 3 + 1 + 2) / 4), case
-        nlu_tokens._GOLD_CACHE.clear()
-
-
 def test_punctuation_set_is_string_punctuation():
     assert PUNCTUATION == frozenset(string.punctuation)
-
-
-# --- the gold's token cache in the reference data -------------------------------------------------
-
-def write_token_cache(gold_dir):
-    """What the build adds beside the gold (the track's ``reference_data_extras``); the names."""
-    from scorer.tracks.registry import BY_NAME
-    extras = BY_NAME["nlu"].reference_data_extras(str(gold_dir))
-    for name, data in extras.items():
-        (gold_dir / name).write_bytes(data)
-    return sorted(extras)
-
-
-def _scores_and_rows(gold_dir, submission):
-    from scorer.readers.options import Options
-    nlu_tokens._GOLD_CACHE.clear()  # as in a new process
-    result = nlu.score(str(gold_dir / nlu.FILE_NAME), str(submission), nlu.FILE_NAME, Options(), str(gold_dir))
-    return result.scores, (result.statistics.items, result.statistics.rows), result.notes
-
-
-def test_the_token_cache_gives_the_same_scores_and_a_stale_one_is_noted(tmp_path, monkeypatch):
-    import shutil
-    gold_dir = tmp_path / "ref"
-    gold_dir.mkdir()
-    shutil.copyfile(shared_path(*NLU, "train_answers_subset_1598ids.csv"), gold_dir / nlu.FILE_NAME)
-    submission = next(shared_path(*NLU, "subset_predictions").glob("wclu*"))
-    plain = _scores_and_rows(gold_dir, submission)
-    assert write_token_cache(gold_dir) == [nlu_tokens.TOKEN_CACHE]
-    assert nlu.reference_data_extras(str(gold_dir)) == {nlu_tokens.TOKEN_CACHE: (gold_dir / nlu_tokens.TOKEN_CACHE).read_bytes()}
-    first = (gold_dir / nlu_tokens.TOKEN_CACHE).read_bytes()
-    write_token_cache(gold_dir)
-    assert (gold_dir / nlu_tokens.TOKEN_CACHE).read_bytes() == first  # reproducible builds
-    cached = _scores_and_rows(gold_dir, submission)
-    assert cached == plain and "%.6f" % cached[0]["nlu_score"] == "0.775546"
-    # another gold (one answer less) with the old cache: tokenized again, the result says why
-    lines = (gold_dir / nlu.FILE_NAME).read_bytes().splitlines(keepends=True)
-    (gold_dir / nlu.FILE_NAME).write_bytes(b"".join(lines[:-1]))
-    scores, _, notes = _scores_and_rows(gold_dir, submission)
-    assert any("aicup2022_nlu.tokens.json was not made for this gold file" in note for note in notes)
-    (gold_dir / nlu.FILE_NAME).write_bytes(b"".join(lines))
-    # the same gold, a cache built by another version of our tokenizing code: noted, not used
-    assert _scores_and_rows(gold_dir, submission)[2] == cached[2]
-    monkeypatch.setattr(nlu_tokens, "TOKEN_CODE", nlu_tokens.TOKEN_CODE + (os.path.join("machinery", "lcs.py"),))  # as if the code had changed
-    scores, rows, notes = _scores_and_rows(gold_dir, submission)
-    assert (scores, rows) == plain[:2] and any("tokenizing code" in note for note in notes)
-    monkeypatch.undo()
-    (gold_dir / nlu_tokens.TOKEN_CACHE).write_text(first.decode("utf-8").replace('"tokens":"', '"tokens":"AAAA'),
-                                            encoding="utf-8")
-    assert _scores_and_rows(gold_dir, submission)[0] == plain[0]  # inconsistent arrays: not used
-
-
-def test_a_token_cache_in_the_submission_is_never_read(tmp_path):
-    """Only the reference data's copy counts: a submission cannot bring the gold's tokens. The
-    forged cache holds the identity of the real gold (its sha256, nltk, Punkt, our code) and the
-    tokens of another one ("x", "y"), which would make the answer perfect: in ref/ it is used
-    (so the forgery is one the program would accept), in res/ it is not."""
-    import hashlib
-    import json
-    from conftest import run_score
-    gold = '1,"""a b c""","""d e f"""\n'
-    forged = tmp_path / "forged"
-    forged.mkdir()
-    (forged / nlu.FILE_NAME).write_text('1,"x","y"\n', encoding="utf-8")
-    write_token_cache(forged)
-    document = json.loads((forged / nlu_tokens.TOKEN_CACHE).read_text(encoding="utf-8"))
-    assert document["code_sha256"] and document["vocabulary"] == ["x", "y"]
-    document["gold_sha256"] = hashlib.sha256(gold.encode("utf-8")).hexdigest()
-    cache = json.dumps(document)
-    answer = 'id,q,r\n1,"x","y"\n'
-    run = run_score(tmp_path, {nlu.FILE_NAME: gold, nlu_tokens.TOKEN_CACHE: cache}, {nlu.FILE_NAME: answer})
-    assert run.returncode == 0, run.stderr
-    assert run.scores["nlu_score"] == 1.0  # read from ref/: the forgery fits the real gold
-    run = run_score(tmp_path, {nlu.FILE_NAME: gold}, {nlu.FILE_NAME: answer, nlu_tokens.TOKEN_CACHE: cache})
-    assert run.returncode == 0, run.stderr
-    assert run.scores["nlu_score"] == 0.0  # the true score
 
 
 def test_lower_finds_every_case_insensitive_contraction_but_for_dotted_i():

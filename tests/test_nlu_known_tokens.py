@@ -18,6 +18,7 @@ from scorer.machinery.nltk_tokens import shared_tokenizer
 from scorer.readers.problems import Problems
 from scorer.tracks import nlu
 from scorer.tracks.nlu import tokens as nlu_tokens
+from scorer.tracks.nlu.token_cache import gold_tokens
 from scorer.tracks.nlu.reading import parse_answers, strip_wrapping_quotes
 
 PROGRAM_DIR = str(ROOT / "scoring_program")
@@ -25,12 +26,10 @@ NLU = ("data", "aidea_nlu")
 
 
 def _score(ref, res, monkeypatch, known: bool):
-    nlu_tokens._GOLD_CACHE.clear()
     with monkeypatch.context() as patch:
         if not known:
             patch.setattr(nlu_tokens.GoldTokens, "known_tokens", lambda self, number, text: None)
         results, refused, problems = score_in_process(str(ref), str(res), PROGRAM_DIR)
-    nlu_tokens._GOLD_CACHE.clear()
     assert not refused and not problems, (refused, problems)
     result = results["nlu"]
     return result.scores, result.statistics.rows, result.notes
@@ -89,10 +88,10 @@ def test_known_tokens_are_the_tokenizers(tmp_path):
     shutil.copyfile(str(data / "test_data_no_label.csv"), str(tmp_path / nlu.TEST_INPUT))
     shutil.copyfile(str(data / "train_answers_subset_1598ids.csv"), str(tmp_path / nlu.FILE_NAME))
     _with_cache(tmp_path)
-    nlu_tokens._GOLD_CACHE.clear()
-    gold = nlu_tokens.gold_tokens(str(tmp_path / nlu.FILE_NAME), nlu.FILE_NAME)
-    assert gold.tokens and not gold.note  # the reference data's cache, used
+    gold = gold_tokens(str(tmp_path / nlu.FILE_NAME), nlu.FILE_NAME)
     tokens = shared_tokenizer().tokens
+    gold.tokenize(tokens)
+    assert gold.tokens and not gold.note  # the reference data's cache, used
     number_of = {identifier: number for number, identifier in enumerate(gold.ids)}
     gold_rows = parse_answers(str(tmp_path / nlu.FILE_NAME), nlu.FILE_NAME, None, Problems(nlu.FILE_NAME), gold=True)[0]
     assert len(gold_rows) == gold.rows

@@ -7,13 +7,15 @@ line end is cut across blocks somewhere.
 from __future__ import annotations
 
 import json
+import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from scorer.readers import files
-from scorer.readers.files import byte_chunks
-from scorer.readers.json_list import iter_json_batches
+from scorer.readers.files import byte_chunks, read_gold_text
+from scorer.readers.json_list import iter_json_values
 from scorer.readers.problems import SubmissionError
 from scorer.readers.text_lines import newlines_as_lf, text_blocks
 
@@ -30,7 +32,7 @@ def _read(tmp_path, data: bytes, chunk: int, **options):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(files, "BLOCK_BYTES", chunk)
         try:
-            return [value for _, values in iter_json_batches(str(path), "f.json", None, **options) for value in values]
+            return [value for _, value in iter_json_values(str(path), "f.json", None, **options)]
         except SubmissionError as error:
             return error.lines
 
@@ -121,13 +123,13 @@ def test_json_lines_where_a_list_is_expected_is_named(tmp_path):
     path = tmp_path / "semeval2021_t6_st1.json"
     path.write_text('{"id": "1", "labels": []}\n{"id": "2", "labels": ["Smears"]}\n', encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
-        list(iter_json_batches(str(path), path.name, None))
+        list(iter_json_values(str(path), path.name, None))
     assert error.value.lines == ["semeval2021_t6_st1.json: top level: the file is JSON Lines (one object per "
                                  "line); expected one JSON list of the records, [{...}, {...}] (Python: "
                                  "json.dump(records, file); pandas: to_json(path, orient=\"records\"))"]
     path.write_text('{"id": "1", "labels": []}\n', encoding="utf-8")  # one object: not JSON Lines
     with pytest.raises(SubmissionError) as error:
-        list(iter_json_batches(str(path), path.name, None))
+        list(iter_json_values(str(path), path.name, None))
     assert error.value.lines == ["semeval2021_t6_st1.json: top level: expected a JSON list of records, "
                                  "found an object"]
 
@@ -241,3 +243,26 @@ def test_lf_only_lines_keep_a_lone_cr_a_bom_and_nul_and_name_lines_so():
         with pytest.raises(SubmissionError) as caught:
             list(iter_lines(path, "hyp.txt", None, max_line_bytes=1000, universal_newlines=False))
         assert caught.value.lines == ["hyp.txt: line 1: the line is longer than 1000 bytes"]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_gold_text_reader_equals_open_and_decode(tmp_path, seed):
+    """``read_gold_text`` reads what ``open().read()`` and a strict UTF-8 decode read, and refuses
+    what that decode refuses."""
+    rng = random.Random(seed)
+    data = (b"\xef\xbb\xbf" if rng.random() < 0.3 else b"") + bytes(
+        rng.choice(b"ab\t\n\r0\xc3\xa9\xff\xe2\x82\xac") for _ in range(rng.choice([0, 5, 100, 70000])))
+    path = tmp_path / "article1.txt"
+    path.write_bytes(data)
+    with open(str(path), "rb") as handle:
+        whole = handle.read()
+    try:
+        expected: Any = whole.decode("utf-8")
+        expected = expected[1:] if expected.startswith("\ufeff") else expected
+    except UnicodeDecodeError:
+        expected = SubmissionError
+    try:
+        read: Any = read_gold_text(str(path), "article1.txt")
+    except SubmissionError:
+        read = SubmissionError
+    assert read == expected

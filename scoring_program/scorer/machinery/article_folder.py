@@ -130,11 +130,9 @@ class ArticleFolder(ArticleFiles, ArticlePublicSide):
                 if overlaps:
                     overlapping.append((article, overlaps))
             if not problems and not overlapping:
-                if any_technique is not None:
-                    merged, by_start = {any_technique: merge_overlapping(gold.all_spans(article))}, None
-                else:
-                    merged, by_start = gold.merged_and_by_start(article)
-                statistics.add_document(article, merged, checked, policy != "keep", by_start, gold)
+                merged = ({any_technique: merge_overlapping(gold.all_spans(article))} if any_technique is not None
+                          else gold.merged(article))
+                statistics.add_document(article, merged, checked)
         if overlapping:
             place = {article: i for i, article in enumerate(predicted.order)}
             for article, overlaps in sorted(overlapping, key=lambda item: place[item[0]]):

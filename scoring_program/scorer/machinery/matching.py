@@ -39,8 +39,8 @@ def maximum_matching(left: Sequence[Any], right: Sequence[Any],
 
 
 def _augment(i: int, seen: Set[int], adjacency: List[List[int]], owner: List[Optional[int]]) -> bool:
-    # A module function, not a closure: a recursive closure is a reference cycle, which the
-    # program (garbage collector off) would never free, one per call.
+    # A module function, not a closure: a recursive closure is a reference cycle, freed only by
+    # the cyclic garbage collector, one per call.
     for j in adjacency[i]:
         if j not in seen:
             seen.add(j)

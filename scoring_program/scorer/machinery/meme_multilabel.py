@@ -22,7 +22,7 @@ from .per_item import ItemStatistics
 from .public_input import MemeList, read_json, write_json
 from ..readers.problems import Problems, reading_reference
 from ..readers.records import record_where
-from ..readers.records import check_duplicates, check_id_sets, json_record_batches, label_problem, record_limit, string_id
+from ..readers.records import check_duplicates, check_id_sets, json_records, label_problem, record_limit, string_id
 from ..readers.result import ItemView, TrackResult
 
 # (id, set of labels, the labels as listed in the file) per record, in file order
@@ -34,10 +34,9 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: Opt
                     last_wins: bool = False) -> LabelSets:
     """(id, set of labels, labels as listed) per record; every problem goes to ``problems``.
 
-    One validator, record by record. Records are parsed a
-    batch at a time and labels kept as listed (as the class list's own strings when a record
-    repeats them): memory grows with the records kept (at most
-    ``max_records``), not with the text of the file. ``last_wins`` (submissions): a repeated id is
+    One validator, record by record. Labels are kept as listed (as the class list's own strings
+    when a record repeats them): memory grows with the records kept (at most ``max_records``), not
+    with the text of the file. ``last_wins`` (submissions): a repeated id is
     a counted warning, not a problem, and the caller keeps its last copy, as the official
     scorer's dict does.
     """
@@ -45,27 +44,23 @@ def read_label_file(path: str, name: str, classes: Sequence[str], max_bytes: Opt
     known = frozenset(classes)
     records: LabelSets = []
     indices: List[int] = []  # each kept record's place in the file, for duplicate messages
-    for first, batch in json_record_batches(path, name, max_bytes, problems, max_records, "memes"):
-        for index, record in enumerate(batch, first):
-            if type(record) is not dict:
-                problems.add(record_where(index, record), "expected an object with \"id\" and \"labels\"")
+    for index, record in json_records(path, name, max_bytes, problems, max_records, "memes"):
+        identifier = record.get("id")
+        if type(identifier) is not str or not identifier:
+            identifier = string_id(record, index, problems)
+        labels = record.get("labels")
+        try:
+            valid = type(labels) is list and known.issuperset(labels)
+        except TypeError:  # an unhashable label (a list or an object)
+            valid = False
+        if not valid:
+            labels = _checked_labels(record, index, classes, known, problems)
+            if labels is None:
                 continue
-            identifier = record.get("id")
-            if type(identifier) is not str or not identifier:
-                identifier = string_id(record, index, problems)
-            labels = record.get("labels")
-            try:
-                valid = type(labels) is list and known.issuperset(labels)
-            except TypeError:  # an unhashable label (a list or an object)
-                valid = False
-            if not valid:
-                labels = _checked_labels(record, index, classes, known, problems)
-                if labels is None:
-                    continue
-            if identifier is not None:  # kept (with its valid labels) so that id checks still run
-                listed = tuple(map(canonical.__getitem__, labels)) if len(labels) > len(known) else labels
-                records.append((identifier, frozenset(listed), listed))
-                indices.append(index)
+        if identifier is not None:  # kept (with its valid labels) so that id checks still run
+            listed = tuple(map(canonical.__getitem__, labels)) if len(labels) > len(known) else labels
+            records.append((identifier, frozenset(listed), listed))
+            indices.append(index)
     check_duplicates((record[0] for record in records), problems,
                      lambda i: "record %d" % (indices[i] + 1), last_wins)
     return records

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from operator import itemgetter, sub
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Mapping, Sequence, Tuple
 
 from .spans import Span
 
@@ -15,12 +15,8 @@ _first, _second = itemgetter(0), itemgetter(1)
 
 
 def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, Sequence[Span]],
-                   into: Dict[Tuple[str, str], int], gold_by_start: Optional[List[Tuple[int, int, int]]] = None,
-                   numbering: Any = None) -> None:
+                   into: Dict[Tuple[str, str], int]) -> None:
     """Add one document's (predicted X, gold Y) span pairs that share a character, X != Y.
-
-    ``gold_by_start`` (optional): the spans of ``gold`` as (start, end, technique number) in sorted
-    order, numbered as ``numbering`` (a ``SpanStore``: ``technique_number`` and ``techniques``).
 
     The gold spans of all techniques sorted by start: a predicted [s, e) can only meet those that
     start before e and after s - (the longest gold span), found by two binary searches; each of
@@ -36,12 +32,7 @@ def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, S
     >>> counts
     {('Smears', 'Doubt'): 2}
     """
-    if gold_by_start is None or numbering is None:
-        spans: List[Tuple[int, int, object]] = sorted(
-            [(start, end, technique) for technique, group in gold.items() for start, end in group])
-        label: Mapping = {technique: technique for technique in predicted}
-    else:
-        spans, label = gold_by_start, numbering.technique_number  # type: ignore[assignment]
+    spans = sorted([(start, end, technique) for technique, group in gold.items() for start, end in group])
     starts = list(map(_first, spans))
     longest = max(map(sub, map(_second, spans), starts))
     windows = [(technique, start, bisect_right(starts, start - longest), bisect_left(starts, end))
@@ -49,13 +40,8 @@ def add_confusions(gold: Mapping[str, Sequence[Span]], predicted: Mapping[str, S
     if sum([high - low for _, _, low, high in windows]) > 4 * len(windows) * len(gold) + 64:
         _count_confusions_per_technique(gold, predicted, into)  # wide windows: count, not enumerate
         return
-    if numbering is None or gold_by_start is None:
-        pairs = [(technique, span[2]) for technique, start, low, high in windows for span in spans[low:high]
-                 if span[1] > start and span[2] != label[technique]]
-    else:
-        names = numbering.techniques
-        pairs = [(technique, names[span[2]]) for technique, start, low, high in windows for span in spans[low:high]
-                 if span[1] > start and span[2] != label[technique]]
+    pairs = [(technique, span[2]) for technique, start, low, high in windows for span in spans[low:high]
+             if span[1] > start and span[2] != technique]
     if isinstance(into, Counter):
         into.update(pairs)  # (counted in C)
     else:

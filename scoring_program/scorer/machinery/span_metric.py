@@ -9,7 +9,6 @@ tracks' own; the headline is that aggregate over the per-technique totals of eve
 
 from __future__ import annotations
 
-from array import array
 from collections import Counter
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -17,7 +16,7 @@ from .per_item import ItemStatistics, ScalarOps, Totals
 from ..readers.result import TechniqueRow, TrackResult
 from .span_confusions import add_confusions
 from .span_problems import overlap_problem, predictions_under_policy
-from .spans import Span, disjoint_overlap_sums, merge_overlapping, overlap_sums
+from .spans import Span, merge_overlapping, overlap_sums
 
 
 class SpanCounts:
@@ -43,111 +42,51 @@ class SpanCounts:
 
 
 class SpanStatistics:
-    """Rows (document, technique, precision_sum, recall_sum, predicted, gold), held as columns.
+    """Rows (document, technique, precision_sum, recall_sum, predicted, gold): one per document and
+    technique present on either side, in the order documents were added."""
 
-    One row per document and technique present on either side, held in columns of machine
-    numbers rather than as tuples, so that a large span set stays small in memory (the benchmark's
-    memory bounds). ``column(i)`` gives one column as a list, for the per-item statistics.
-    """
-
-    __slots__ = ("documents", "techniques", "_technique_index", "_document", "_technique",
-                 "_precision_sum", "_recall_sum", "_predicted", "_gold", "_pending", "confusions")
+    __slots__ = ("documents", "techniques", "rows", "confusions")
 
     def __init__(self, techniques: Sequence[str] = (), confusions: bool = True) -> None:
         self.documents: List[str] = []
-        self.techniques: List[str] = list(techniques)
-        self._technique_index = {technique: i for i, technique in enumerate(self.techniques)}
-        self._document = array("i")
-        self._technique = array("i")
-        self._precision_sum = array("d")
-        self._recall_sum = array("d")
-        self._predicted = array("l")
-        self._gold = array("l")
-        self._pending: List[Tuple[int, int, float, float, int, int]] = []
+        self.techniques: List[str] = list(techniques)  # the given ones, then the others as rows name them
+        self.rows: List[Tuple[str, str, float, float, int, int]] = []
         # (predicted technique, gold technique) -> overlapping span pairs of two techniques; None:
         # not counted (a phase whose detailed results show the scores only)
         self.confusions: Optional[Dict[Tuple[str, str], int]] = Counter() if confusions else None
 
     def add_document(self, document: str, gold: Mapping[str, Sequence[Span]],
-                     predicted: Mapping[str, Sequence[Span]], disjoint: bool = False,
-                     gold_by_start: Optional[List[Tuple[int, int, int]]] = None, numbering: Any = None) -> None:
-        """Append the rows of one document (techniques in gold order, then predicted-only ones).
-
-        ``disjoint``: every list of spans is sorted and shares no character within itself (merged
-        gold, checked or merged predictions), so the linear sweep gives the sums.
-        ``gold_by_start``, ``numbering``: see ``add_confusions`` (a caller that has the gold sorted
-        by start already saves that sort).
-        """
-        number = len(self.documents)
+                     predicted: Mapping[str, Sequence[Span]]) -> None:
+        """Append the rows of one document (techniques in gold order, then predicted-only ones)."""
         self.documents.append(document)
-        sums = disjoint_overlap_sums if disjoint else overlap_sums
-        technique_index = self._technique_index
-        pending = self._pending
         for technique, gold_spans in gold.items():
-            index = technique_index.get(technique)
-            if index is None:
-                index = self._new_technique(technique)
-            predicted_spans = predicted.get(technique)
-            if predicted_spans:
-                precision_sum, recall_sum = sums(predicted_spans, gold_spans)
-                pending.append((number, index, precision_sum, recall_sum, len(predicted_spans), len(gold_spans)))
-            else:
-                pending.append((number, index, 0.0, 0.0, 0, len(gold_spans)))
+            predicted_spans = predicted.get(technique, ())
+            precision_sum, recall_sum = overlap_sums(predicted_spans, gold_spans)
+            self._add(document, technique, precision_sum, recall_sum, len(predicted_spans), len(gold_spans))
         for technique, predicted_spans in predicted.items():
             if technique not in gold:
-                index = technique_index.get(technique)
-                if index is None:
-                    index = self._new_technique(technique)
-                pending.append((number, index, 0.0, 0.0, len(predicted_spans), 0))
-        if len(pending) >= 4096:
-            self._flush()
+                self._add(document, technique, 0.0, 0.0, len(predicted_spans), 0)
         if self.confusions is not None and predicted and gold and (len(gold) > 1 or len(predicted) > 1 or gold.keys() != predicted.keys()):
-            add_confusions(gold, predicted, self.confusions, gold_by_start, numbering)
+            add_confusions(gold, predicted, self.confusions)
 
-    def _new_technique(self, technique: str) -> int:
-        index = self._technique_index[technique] = len(self.techniques)
-        self.techniques.append(technique)
-        return index
-
-    def _flush(self) -> None:
-        """Move the rows gathered as tuples to the columns (a few thousand at a time)."""
-        if self._pending:
-            columns = (self._document, self._technique, self._precision_sum, self._recall_sum,
-                       self._predicted, self._gold)
-            for column, values in zip(columns, zip(*self._pending)):
-                column.extend(values)
-            self._pending.clear()
+    def _add(self, document: str, technique: str, precision_sum: float, recall_sum: float, predicted: int,
+             gold: int) -> None:
+        if technique not in self.techniques:
+            self.techniques.append(technique)
+        self.rows.append((document, technique, precision_sum, recall_sum, predicted, gold))
 
     def totals(self, techniques: Sequence[str]) -> Tuple[SpanCounts, Dict[str, SpanCounts]]:
         """(all techniques pooled, per technique) summed over the rows in row order.
 
         Techniques that only occur in the rows come after ``techniques``, in order of appearance.
         """
-        self._flush()
-        by_index = [SpanCounts() for _ in self.techniques]
-        for technique, precision_sum, recall_sum, predicted, gold in zip(
-                self._technique, self._precision_sum, self._recall_sum, self._predicted, self._gold):
-            counts = by_index[technique]
-            counts.precision_sum += precision_sum
-            counts.recall_sum += recall_sum
-            counts.predicted += predicted
-            counts.gold += gold
-        by_technique = {technique: SpanCounts() for technique in techniques}
-        for technique, counts in zip(self.techniques, by_index):
-            by_technique.setdefault(technique, SpanCounts()).add(counts)
+        by_technique = {technique: SpanCounts() for technique in list(techniques) + self.techniques}
+        for _, technique, precision_sum, recall_sum, predicted, gold in self.rows:
+            by_technique[technique].add(SpanCounts(precision_sum, recall_sum, predicted, gold))
         overall = SpanCounts()
         for counts in by_technique.values():
             overall.add(counts)
         return overall, by_technique
-
-    def column(self, index: int) -> list:
-        """Column ``index`` of the rows as a list (document, technique, precision_sum, ...)."""
-        self._flush()
-        if index == 0:
-            return list(map(self.documents.__getitem__, self._document))
-        if index == 1:
-            return list(map(self.techniques.__getitem__, self._technique))
-        return list((self._precision_sum, self._recall_sum, self._predicted, self._gold)[index - 2])
 
 
 def technique_rows(track: str, totals: Totals, techniques: Sequence[str], official_recall: bool
@@ -281,10 +220,8 @@ def document_statistics(track: str, statistics: SpanStatistics, techniques: Sequ
         Per document (every one, in order, also those with no span on either side) and technique:
         the precision sum, recall sum, predicted and gold spans (columns ``<kind>|<technique>``).
     """
-    documents, techniques_of_rows, precision_sums, recall_sums, predicted, gold = (
-        statistics.column(i) for i in range(6))
     labels = list(techniques)
-    for technique in techniques_of_rows:
+    for technique in statistics.techniques:
         if technique not in labels:
             labels.append(technique)
     position = {label: i for i, label in enumerate(labels)}
@@ -292,8 +229,7 @@ def document_statistics(track: str, statistics: SpanStatistics, techniques: Sequ
     items = list(statistics.documents)
     where = {item: i for i, item in enumerate(items)}
     rows: List[Any] = [None] * len(items)
-    for document, technique, p_sum, r_sum, n_predicted, n_gold in zip(
-            documents, techniques_of_rows, precision_sums, recall_sums, predicted, gold):
+    for document, technique, p_sum, r_sum, n_predicted, n_gold in statistics.rows:
         i = where[document]
         if rows[i] is None:
             rows[i] = [0.0, 0.0, 0, 0] * len(labels)
@@ -394,7 +330,7 @@ def span_scores(gold: Mapping[str, Sequence[Tuple[str, int, int]]],
         checked, overlaps = predictions_under_policy(grouped(predicted.get(document, ())), overlapping)
         if overlaps:
             raise ValueError("document %s: %s" % (document, overlap_problem(overlaps[0])))
-        statistics.add_document(document, gold_spans, checked, merge_gold and overlapping != "keep")
+        statistics.add_document(document, gold_spans, checked)
     _, by_technique = statistics.totals(())
     scores = aggregate(ItemStatistics("", [], [], [], list(by_technique)), technique_totals(by_technique))
     return {"f1": scores["_f1"], "precision": scores["_precision"], "recall": scores["_recall"]}

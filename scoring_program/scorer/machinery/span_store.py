@@ -1,16 +1,17 @@
 """Labelled spans of many documents held as machine integers, for the large span tracks (FLC).
 
-Each document has one ``array('q')`` of (technique number, start, end) triples, a fraction of the
-memory of tuples in lists (benchmarks/RESULTS.md), and a document's spans become tuples only while
-that document is scored (``by_technique``).
+Each document has one ``array('q')`` of (technique number, start, end) triples, and a document's
+spans become tuples only while that document is scored (``by_technique``): a submission's spans are
+all held before its per-article limit is checked, and as tuples in lists the shortest rows would
+take more memory than the budget of 5 times the file (the memory table of benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
 
 from array import array
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Sequence, Tuple
 
-from .spans import Span, merge_sorted
+from .spans import Span, merge_overlapping
 
 MAX_OFFSET = (1 << 63) - 1  # what a signed 64-bit array item holds
 
@@ -69,44 +70,16 @@ class SpanStore:
         """The document's spans per technique (in order of first appearance), each in file order."""
         return self._grouped(self._triples(document))
 
-    def merged_and_by_start(self, document: str) -> Tuple[Dict[str, List[Span]], Optional[List[Tuple[int, int, int]]]]:
-        """``merge_overlapping`` of each technique's spans (techniques in list order), from one sort
-        of the document's spans by start, and that sorted list, (start, end, technique number),
-        when merging changed nothing (else None): the confusion counts need the spans by start,
-        and share this sort (tests/test_fast_paths.py checks the counts against their own sort).
+    def merged(self, document: str) -> Dict[str, List[Span]]:
+        """``merge_overlapping`` of each technique's spans, techniques in list order.
 
         >>> store = SpanStore(["Doubt", "Smears"])
-        >>> store.declare("7").extend([1, 10, 20, 0, 3, 9])
-        >>> store.merged_and_by_start("7")
-        ({'Doubt': [(3, 9)], 'Smears': [(10, 20)]}, [(3, 9, 0), (10, 20, 1)])
-        >>> store.declare("7").extend([1, 15, 30, 1, 0, 5])  # Smears [15, 30) meets [10, 20)
-        >>> store.merged_and_by_start("7")
-        ({'Doubt': [(3, 9)], 'Smears': [(0, 5), (10, 30)]}, None)
+        >>> store.declare("7").extend([1, 15, 30, 0, 3, 9, 1, 10, 20])  # Smears [15, 30) meets [10, 20)
+        >>> store.merged("7")
+        {'Doubt': [(3, 9)], 'Smears': [(10, 30)]}
         """
-        triples = self.spans.get(document)
-        if not triples:
-            return {}, []
-        by_start = sorted(zip(triples[1::3], triples[2::3], triples[0::3]))
-        # The grouping loop of ``_grouped``, on (start, end, technique) rows (one helper for both
-        # orders would make the predictions' ``by_technique`` slice the array).
-        grouped: Dict[int, List[Span]] = {}
-        for start, end, technique in by_start:
-            spans = grouped.get(technique)
-            if spans is None:
-                grouped[technique] = [(start, end)]
-            else:
-                spans.append((start, end))
-        names = self.techniques
-        merged: Dict[str, List[Span]] = {}
-        unchanged = True
-        for technique in sorted(grouped):  # list order, as before the sort by start
-            spans = grouped[technique]
-            if len(spans) > 1:
-                kept = merge_sorted(spans)
-                unchanged = unchanged and len(kept) == len(spans)
-                spans = kept
-            merged[names[technique]] = spans
-        return merged, (by_start if unchanged else None)
+        grouped = self.by_technique(document)
+        return {name: merge_overlapping(grouped[name]) for name in self.techniques if name in grouped}
 
     def all_spans(self, document: str) -> List[Span]:
         """The document's spans whatever their technique, in file order."""

@@ -16,7 +16,7 @@ time and O(n + m) memory, whatever the span lengths (offsets of 10**18 cost the 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 Span = Tuple[int, int]  # (start, end): 0 <= start < end, end exclusive
 
@@ -31,15 +31,8 @@ def merge_overlapping(spans: Sequence[Span]) -> List[Span]:
     >>> merge_overlapping([(15, 30), (10, 20), (30, 35)])
     [(10, 30), (30, 35)]
     """
-    if len(spans) < 2:
-        return list(spans)
-    return merge_sorted(sorted(spans))
-
-
-def merge_sorted(spans: Iterable[Span]) -> List[Span]:
-    """``merge_overlapping`` for spans already in sorted order."""
     merged: List[Span] = []
-    for start, end in spans:
+    for start, end in sorted(spans):
         if merged and start < merged[-1][1]:
             if end > merged[-1][1]:
                 merged[-1] = (merged[-1][0], end)
@@ -93,53 +86,6 @@ class Coverage:
 
     def covered(self, start: int, end: int) -> int:
         return self._area_to(end) - self._area_to(start)
-
-
-def disjoint_overlap_sums(predicted: Sequence[Span], gold: Sequence[Span]) -> Tuple[float, float]:
-    """``overlap_sums`` for two sorted lists of spans that share no character within a list.
-
-    Then each span meets a run of the other list, and one merge-like sweep finds every
-    intersection: O(n + m). The integer numerators are those of ``overlap_sums``.
-
-    >>> disjoint_overlap_sums([(0, 5), (8, 12)], [(2, 10)])
-    (1.1, 0.625)
-    """
-    n, m = len(predicted), len(gold)
-    if not n or not m:
-        return 0.0, 0.0
-    # Each span's intersections are summed as an integer and divided once when the sweep leaves
-    # it, in list order: the same floats as overlap_sums, without its lists.
-    precision_sum = recall_sum = 0.0
-    predicted_inter = gold_inter = 0
-    i = j = 0
-    ps, pe = predicted[0]
-    gs, ge = gold[0]
-    while True:
-        inter = (pe if pe < ge else ge) - (ps if ps > gs else gs)
-        if inter > 0:
-            predicted_inter += inter
-            gold_inter += inter
-        if pe <= ge:  # the prediction ends first: no later gold span can reach it
-            if predicted_inter:
-                precision_sum += predicted_inter / (pe - ps)
-                predicted_inter = 0
-            i += 1
-            if i == n:
-                break
-            ps, pe = predicted[i]
-        else:
-            if gold_inter:
-                recall_sum += gold_inter / (ge - gs)
-                gold_inter = 0
-            j += 1
-            if j == m:
-                break
-            gs, ge = gold[j]
-    if predicted_inter:
-        precision_sum += predicted_inter / (pe - ps)
-    if gold_inter:
-        recall_sum += gold_inter / (ge - gs)
-    return precision_sum, recall_sum
 
 
 def _divided_sums(spans: Sequence[Span], intersections: Sequence[int]) -> float:

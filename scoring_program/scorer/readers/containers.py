@@ -6,7 +6,7 @@
 - CoNLL-style token columns: ``iter_token_blocks`` (line number of the first token, rows), a blank
   line ending a sentence, ``-DOCSTART-`` lines ending one too, the tokens of one sentence bounded.
 
-The other containers have their own readers: a JSON list (``json_list.iter_json_batches``, or
+The other containers have their own readers: a JSON list (``json_list.iter_json_values``, or
 ``records.json_records`` for records keyed by an id), a JSON object of id -> value
 (``json_object.iter_json_object``), JSON Lines (``ndjson.iter_ndjson``), CSV (``csv_rows.iter_csv``),
 plain lines (``text_lines.iter_lines``: universal newlines, or LF only with the BOM kept, as

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Iterator, List, Optional, Tuple
+from typing import Iterator, Optional, Tuple
 
 from .problems import fail
 
@@ -46,21 +46,10 @@ def _open_regular(path: str, name: str, max_bytes: Optional[int]) -> Tuple[int, 
 def read_gold_text(path: str, name: str) -> str:
     """A reference-data file (no size limit) decoded as UTF-8, a leading BOM dropped, or a
     SubmissionError saying why not (the caller turns it into a reference-data problem).
-
-    Read through os.open/os.read, not ``open()`` (a gold folder holds a file per article).
-    Submissions are read by the bounded, streaming readers.
-    """
-    descriptor, size = _open_regular(path, name, None)
-    try:
-        chunks: List[bytes] = []
-        while True:  # usually two calls: the whole file, then the end of it
-            chunk = os.read(descriptor, size + 1 if not chunks else 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(descriptor)
-    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    Submissions are read by the bounded, streaming readers."""
+    descriptor, _ = _open_regular(path, name, None)
+    with os.fdopen(descriptor, "rb") as handle:
+        data = handle.read()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

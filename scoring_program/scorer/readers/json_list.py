@@ -3,10 +3,9 @@ whole document, and every problem names its record, line and column."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Iterator, Optional, Tuple
 
 from .files import byte_chunks
-from .json_batches import RecordBatches
 from .json_text import WHITESPACE, JsonText, decoded_chunks
 from .json_values import BOUNDED_DECODER
 from .problems import fail
@@ -16,17 +15,15 @@ from .problems import fail
 MAX_RECORD_CHARS = 1 << 20
 
 
-def iter_json_batches(path: str, name: str, max_bytes: Optional[int],
-                      max_record_chars: Optional[int] = MAX_RECORD_CHARS) -> Iterator[Tuple[int, List[Any]]]:
-    """(0-based index of the first, values) for consecutive elements of a file's top-level JSON
-    list, in order: a batch of up to ``max_record_chars`` characters of records at a time.
+def iter_json_values(path: str, name: str, max_bytes: Optional[int],
+                     max_record_chars: Optional[int] = MAX_RECORD_CHARS) -> Iterator[Tuple[int, Any]]:
+    """(0-based index, value) for each element of a file's top-level JSON list, in order.
 
     The file is decoded a block at a time and each element parsed on its own
     (``raw_decode``), so memory holds one block and one record, never the whole document. A
     record longer than ``max_record_chars`` is refused before it is parsed.
 
-    The steps: ``open_list`` (the ``[``), then ``records`` (a batch of records by one call of
-    the C scanner where that parses, ``json_batches``, else one record at a time, each followed by
+    The steps: ``open_list`` (the ``[``), then ``records`` (one record at a time, each followed by
     ``,`` or the list's ``]``), then ``close`` (nothing but whitespace after the list).
     """
     reader = _JsonList(path, name, max_bytes, max_record_chars)
@@ -52,8 +49,7 @@ class _JsonList(JsonText):
     def __init__(self, path: str, name: str, max_bytes: Optional[int], max_record_chars: Optional[int]) -> None:
         self.name = name
         self.max_record_chars = max_record_chars
-        self.batches = RecordBatches(max_record_chars or MAX_RECORD_CHARS)
-        super().__init__(decoded_chunks(self.batches.watched(byte_chunks(path, name, max_bytes)), name))
+        super().__init__(decoded_chunks(byte_chunks(path, name, max_bytes), name))
 
     def where_record(self, index: int) -> str:
         """``record N (line L)`` of the record at ``position``, the ``index``-th (0-based)."""
@@ -77,27 +73,15 @@ class _JsonList(JsonText):
         self.position += 1
         self.skip_whitespace()
 
-    def records(self) -> Iterator[Tuple[int, List[Any]]]:
-        """(index of the first, values) up to and past the list's ``]``: a batch where one
-        parses (``json_batches``), else one record."""
+    def records(self) -> Iterator[Tuple[int, Any]]:
+        """(index, value) of each record, up to and past the list's ``]``."""
         index = 0
         if self.at("]"):
             self.position += 1
             return
         while True:
-            batch = self.batches.parse(self)
-            if batch is not None:
-                values, self.position = batch
-                yield index, values
-                index += len(values)
-                self.drop_read_past_a_block()
-                self.skip_whitespace()
-                if self.at("]"):
-                    self.position += 1
-                    return
-                continue
             value, end = self.parse_record(index)
-            yield index, [value]
+            yield index, value
             index += 1
             if not self.next_record(end):
                 return

@@ -20,7 +20,7 @@ def iter_json_object(path: str, name: str, max_bytes: Optional[int], max_members
     """(key, value) for each member of a file's top-level JSON object, in the file's order.
 
     A key given twice is yielded twice (``json.load`` keeps the last: the caller decides). The
-    file is read as ``json_list.iter_json_batches`` reads a list (UTF-8, a leading BOM dropped,
+    file is read as ``json_list.iter_json_values`` reads a list (UTF-8, a leading BOM dropped,
     numbers bounded, nesting bounded), each key and each value refused when longer than
     ``max_record_chars``; past ``max_members`` members (more than the phase could use; ``noun``
     names them in the problem line) the file is refused before the rest is built.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from .json_list import MAX_RECORD_CHARS, iter_json_batches
+from .json_list import MAX_RECORD_CHARS, iter_json_values
 from .problems import Problems, clip, did_you_mean
 
 # How many ids a "missing ids" / "unknown ids" line lists before it says "and N more".
@@ -21,32 +21,30 @@ def record_where(index: int, record: Any, id_field: str = "id") -> str:
     return "record %d" % (index + 1)
 
 
-def json_record_batches(path: str, name: str, max_bytes: Optional[int], problems: Problems,
-                        max_records: Optional[int], noun: str) -> Iterator[Tuple[int, List[Any]]]:
-    """(index of the first, values) for consecutive elements of a file's top-level JSON list,
-    parsed a batch at a time. Reading stops after ``max_records`` records (more than the phase
-    could use: refused before they are built) or after many problems."""
-    for first, values in iter_json_batches(path, name, max_bytes, None if max_records is None else MAX_RECORD_CHARS):
+def json_values(path: str, name: str, max_bytes: Optional[int], problems: Problems,
+                max_records: Optional[int], noun: str) -> Iterator[Tuple[int, Any]]:
+    """(index, value) for each element of a file's top-level JSON list. Reading stops after
+    ``max_records`` records (more than the phase could use: refused before they are built) or
+    after many problems."""
+    for index, value in iter_json_values(path, name, max_bytes, None if max_records is None else MAX_RECORD_CHARS):
         if problems.entries and problems.saturated:
             return
-        if max_records is not None and first + len(values) > max_records:
-            yield first, values[:max_records - first]
+        if max_records is not None and index >= max_records:
             problems.add("top level", "more than %d records, but this phase has far fewer %s; give one "
                                       "record per item of the phase" % (max_records, noun))
             return
-        yield first, values
+        yield index, value
 
 
 def json_records(path: str, name: str, max_bytes: Optional[int], problems: Problems,
                  max_records: Optional[int], noun: str) -> Iterator[Tuple[int, Dict[str, Any]]]:
-    """(index, record) for each object of a file's top-level JSON list (``json_record_batches``);
+    """(index, record) for each object of a file's top-level JSON list (``json_values``);
     anything else than an object is a problem."""
-    for first, values in json_record_batches(path, name, max_bytes, problems, max_records, noun):
-        for index, record in enumerate(values, first):
-            if type(record) is dict:
-                yield index, record
-            else:
-                problems.add(record_where(index, record), "expected an object with \"id\" and \"labels\"")
+    for index, record in json_values(path, name, max_bytes, problems, max_records, noun):
+        if type(record) is dict:
+            yield index, record
+        else:
+            problems.add(record_where(index, record), "expected an object with \"id\" and \"labels\"")
 
 
 def string_id(record: Dict[str, Any], index: int, problems: Problems, field: str = "id") -> Any:

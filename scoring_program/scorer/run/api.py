@@ -14,7 +14,6 @@ only the way the files are named differs. The gold may be
 
 from __future__ import annotations
 
-import gc
 import os
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -137,13 +136,7 @@ def score_file(track_name: str, gold_path: str, prediction_path: str, settings_f
     # a reference folder's own settings count as in score.py; beside a gold file they are not its
     options = scoring_options(reference_dir if os.path.isdir(gold_path) else None, settings_file, settings)
     from .in_process import scored_files
-    collecting = gc.isenabled()
-    gc.disable()  # as score.py: millions of small acyclic objects, rescanned for nothing
-    try:
-        outcome = list(scored_files([(track, gold)], {track.filename: prediction_path}, options, reference_dir))
-    finally:
-        if collecting:
-            gc.enable()
+    outcome = list(scored_files([(track, gold)], {track.filename: prediction_path}, options, reference_dir))
     _, result, error = outcome[0]
     if isinstance(error, SubmissionError):
         raise ScoringError(capped(error.lines, more=error.more, stopped=error.stopped), 1)

@@ -10,9 +10,9 @@ chosen answer (the first in file order on a tie). Metric card: ``nlu.md`` beside
 
 This file holds the declarations and ``score``; the package's modules: ``names`` (the track's
 name and files), ``layout`` and ``reading`` (the CSV files), ``digests`` (the canonical
-predictions), ``tokens`` (the gold's tokens and their caches), ``statistics`` (the per-id rows and
-their groups), ``item_view`` (the local error analysis), ``public_side`` (the public input,
-stand-in gold and baseline) and ``sample_data``.
+predictions), ``tokens`` (the gold's tokens), ``token_cache`` (the gold's tokens kept between runs),
+``statistics`` (the per-id rows and their groups), ``item_view`` (the local error analysis),
+``public_side`` (the public input, stand-in gold and baseline) and ``sample_data``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ...readers.result import TrackResult
 from .item_view import item_view
 from .reading import parse_answers, read_test_ids
 from .statistics import id_statistics, ratio
-from .tokens import gold_tokens, remember_tokenized
+from .token_cache import gold_tokens, remember_tokenized
 # Declarations made in the package's modules: the contract reads them as this module's attributes.
 from .digests import prediction_digests
 from .names import FILE_NAME, NAME, TEST_INPUT
@@ -36,7 +36,7 @@ from .public_side import (is_public_input, public_ids, reference_data_problem, w
                           write_stand_in_gold)
 from .sample_data import write_benchmark_input, write_sample_gold
 from .statistics import GROUP_TABLES
-from .tokens import reference_data_extras
+from .token_cache import reference_data_extras
 
 TITLE = "AI CUP 2022 explainable NLU: q' and r' explanation spans"
 GOLD_NAMES = (FILE_NAME,)
