@@ -18,6 +18,7 @@ import random
 from collections import Counter
 from typing import Any, Dict, List, Optional
 
+from ..machinery.item_digests import digest
 from ..machinery.per_item import ItemStatistics, ScalarOps
 from ..readers.options import Options, other_phase_counts
 from ..readers.problems import Problems, ReferenceDataError, reading_reference
@@ -103,6 +104,12 @@ def item_error(totals) -> float:
 
 
 # --- the public side ----------------------------------------------------------------------------------
+
+def prediction_digests(submission_path: str, file_name: str, options: Options) -> Dict[str, bytes]:
+    """Line number -> the digest of the hypothesis as the scorer reads it (a CR or a BOM stays part of it)."""
+    lines = _lines(submission_path, file_name, options.max_file_bytes)
+    return {"line %d" % (i + 1): digest(line) for i, line in enumerate(lines)}
+
 
 def _read(path: str) -> List[str]:
     with open(path, encoding="utf-8", newline="\n") as handle:

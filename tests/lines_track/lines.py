@@ -14,6 +14,7 @@ import os
 import random
 from typing import Any, Dict, List, Optional
 
+from ..machinery.item_digests import digest
 from ..machinery.per_item import ItemStatistics, ScalarOps
 from ..readers.options import Options, other_phase_counts
 from ..readers.problems import Problems, reading_reference
@@ -51,6 +52,12 @@ def score(gold_path: str, submission_path: str, name: str, options: Options, ref
 
 def aggregate(statistics, totals, ops=ScalarOps, key: Optional[str] = None) -> Dict[str, Any]:
     return {"lines_exact": ops.divide(totals["exact"], totals["lines"], 0.0)}
+
+
+def prediction_digests(submission_path: str, file_name: str, options: Options) -> Dict[str, bytes]:
+    """Line number -> the digest of the line as the scorer reads it (a CR or a BOM stays part of it)."""
+    lines = _lines(submission_path, file_name, options.max_file_bytes)
+    return {"line %d" % (i + 1): digest(line) for i, line in enumerate(lines)}
 
 
 def _read(path: str) -> List[str]:

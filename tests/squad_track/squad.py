@@ -21,6 +21,7 @@ import string
 from collections import Counter
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..machinery.item_digests import digest
 from ..machinery.per_item import ItemStatistics, ScalarOps
 from ..machinery.public_input import read_json, write_json
 from ..readers.json_object import iter_json_object
@@ -119,7 +120,7 @@ def _read_gold(path: str, name: str) -> List[Question]:
 
 
 def _read_predictions(path: str, name: str, max_bytes: Optional[int], problems: Problems,
-                      max_members: int) -> Dict[str, str]:
+                      max_members: Optional[int]) -> Dict[str, str]:
     """question id -> answer text; a key given twice keeps its last value (``json.load``), with a warning."""
     pairs = list(iter_json_object(path, name, max_bytes, max_members, "question ids"))
     for key, value in pairs:
@@ -168,6 +169,14 @@ def item_error(totals) -> float:
 
 
 # --- the public side -------------------------------------------------------------------------------
+
+def prediction_digests(submission_path: str, file_name: str, options: Options) -> Dict[str, bytes]:
+    """Question id -> the digest of its answer as the scorer compares it (``normalize_answer``)."""
+    problems = Problems(file_name)
+    predictions = _read_predictions(submission_path, file_name, options.max_file_bytes, problems, None)
+    problems.raise_if_any()
+    return {key: digest(normalize_answer(value)) for key, value in predictions.items()}
+
 
 def _without_answers(dataset: Dict[str, Any], answers) -> Dict[str, Any]:
     """The dataset with each question's answers replaced by ``answers(question)`` (None: removed)."""

@@ -158,8 +158,9 @@ prediction_digests(submission_path, file_name, options) -> dict of item id -> by
     ``item_digests.span_digests``). A track that declares none is compared by its files' bytes
     (``item_digests.file_digest``: the whole file one item), so a copy with a BOM or another
     record order is missed: the registry's tests ask every track of this repository for its own
-    (``tests/test_rank_copies.py``: a BOM and CRLF line ends change no digest, and two generated
-    submissions differ on some item).
+    (``tests/test_rank_copies.py``: more than one item; a BOM and CRLF line ends change no digest
+    when they change no score, and some digest when they do; two generated submissions differ on
+    some item).
 
 Shared aggregates
 -----------------
