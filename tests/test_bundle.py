@@ -75,7 +75,7 @@ def test_bundle_layout(built):
             assert "nltk_data/tokenizers/punkt/PY3/english.pickle" in names
             assert "vendor/nltk/tokenize/punkt.py" in names and "vendor/nltk/VERSION" in names
             assert not [n for n in names if n.startswith("vendor/regex/") or n.startswith("vendor/nltk/chat/")]
-        # the lean program and kit (they were 95% nltk and regex files the scorer never loads)
+        # the lean program and kit: no nltk or regex file the scorer never loads
         assert bundle.getinfo("scoring_program.zip").file_size <= 1.5 * 10 ** 6
         with zipfile.ZipFile(bundle.open("dev_reference_data.zip")) as ref:
             assert "semeval2021_t6_st1.json" in ref.namelist()  # contents, no wrapping folder

@@ -343,7 +343,7 @@ def test_the_command_stops_where_the_site_cannot_be_trusted(fake, capsys, tmp_pa
     assert not fake.task_patches and comp["phases"][1]["public_data"] is None
 
 
-# === issue 45: what the site holds, its dates, a second run ==========================================
+# === what the site holds, its dates, a second run ================================================
 
 def test_release_for_post_evaluation_reuses_the_datasets_the_site_serves(fake, capsys, tmp_path):
     comp = competition(fake)

@@ -1,4 +1,4 @@
-"""detailed_results.html (issue 16): self-contained, readable at 375 px, every number from scores.json
+"""detailed_results.html: self-contained, readable at 375 px, every number from scores.json
 or the per-item statistics, rendered by a real browser without console errors; and the local error
 analysis (score.py --items DIR writes DIR/error_analysis.html)."""
 

@@ -1,4 +1,4 @@
-"""Issue 13: every attack of ``tests/attacks.py`` run as the platform runs score.py.
+"""Every attack of ``tests/attacks.py`` run as the platform runs score.py.
 
 Each row: the expected exit status, its line in stderr (or stdout for a valid file), no
 traceback or "internal error", peak RSS within 5 x the submission + 100 MiB, stderr within

@@ -94,7 +94,7 @@ def test_the_build_refuses_combinations_that_cannot_work(change, fragment):
 
 
 def test_two_phases_still_build():
-    """An organiser may keep Development and one blind-free test phase (the old default)."""
+    """An organiser may keep Development and one blind-free test phase."""
     config = load_config()
     del config["phases"][3]
     config["phases"][2].pop("leaderboard_management_mode")

@@ -108,7 +108,7 @@ def test_the_three_tools_decide_alike_and_print_the_same_warnings(phase, tmp_pat
     local = _run(KIT / "score_locally.py", archive, "--ref", REFERENCE, "--out", tmp_path / "out",
                  "--resamples", 0, cwd=tmp_path)
     checked = _run(KIT / "check_format.py", archive, "--public", public, cwd=tmp_path)
-    # check_format exits 1 when a file meant for a track was ignored (issue 31): the platform accepts it
+    # check_format exits 1 when a file meant for a track was ignored: the platform accepts it
     expected_check = 1 if packaging == "misnamed files" else platform.returncode
     assert platform.returncode == local.returncode and checked.returncode == expected_check, (
         platform.stderr, local.stderr, checked.stderr)

@@ -1,4 +1,4 @@
-"""The upload as organisers run a competition now: every key in one table, the Test inputs held
+"""The upload as organisers run a competition: every key in one table, the Test inputs held
 back, the organiser's own tracks, one competition per track, the fact sheet, clean failures."""
 
 from __future__ import annotations
@@ -255,8 +255,8 @@ def test_no_test_text_in_anything_participants_get_before_the_test_phase(marked_
 
 
 def test_a_test_id_in_a_development_submission_gets_no_hint(tmp_path):
-    """Even where the Development reference data names the Test ids (the build no longer writes
-    them there), one Test id added to a Development submission is just an unknown id."""
+    """Even where the Development reference data names the Test ids (a hand-made one: the build
+    never writes them there), one Test id added to a Development submission is just an unknown id."""
     from bundle.public_data import derive_public_data, public_ids
     from baselines import write_submission
     dev, test = ROOT / "reference_data" / "dev", ROOT / "reference_data" / "test"

@@ -56,7 +56,7 @@ def test_every_track_scores_and_the_outputs_follow_both_platforms_rules(tmp_path
     page = (run.output / "detailed_results.html").read_text(encoding="utf-8")
     for track in TRACKS:
         assert 'id="%s"' % track.name in page
-    # one inline script (the tables' sorting, issue 16), never a src; no external resource
+    # one inline script (the tables' sorting), never a src; no external resource
     assert re.findall(r"<script\b[^>]*>", page) == ["<script>"]
     assert "http" not in page.replace('lang="en"', "")
 
@@ -385,7 +385,7 @@ def test_predictions_for_another_phase_are_named_as_such(tmp_path):
     res = {p.name: p for p in (tmp_path / "dev_predictions").iterdir()}
     run = run_score(tmp_path, ref, res)
     assert run.returncode == 1
-    for track in TRACKS:  # the first line of each file says it, once; no id list follows (issue 31)
+    for track in TRACKS:  # the first line of each file says it, once; no id list follows
         lines = [line for line in run.stderr.splitlines() if line.startswith(track.filename + ": ")]
         assert lines[0].startswith(track.filename + ": these are predictions for the Development phase's inputs ("), lines
         assert sum("predictions for the Development phase" in line for line in lines) == 1, lines

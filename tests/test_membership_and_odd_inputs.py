@@ -1,8 +1,8 @@
-"""Hostile round 4 (issue 31): membership oracles, impossible values, line endings.
+"""Membership oracles, impossible values, line endings.
 
 The membership tests change which ids are gold and keep the submission: every output and stream a
 participant can read (exit status, stdout, stderr, scores.txt, scores.json, detailed_results.html)
-must be byte for byte the same. The hostile set (``ROUND4`` in ``tests/attacks.py``) runs
+must be byte for byte the same. The odd inputs (``ODD_INPUTS`` in ``tests/attacks.py``) run
 score.py on the small canary gold: every case ends with one clear line per problem and exit 1, or
 the official scores; no traceback; no canary.
 """
@@ -15,7 +15,7 @@ import pytest
 
 from conftest import assert_clean_failure, run_score
 
-from attacks import CANARY, GOLD, NLU, ROUND4
+from attacks import CANARY, GOLD, NLU, ODD_INPUTS
 
 TEST_IDS = [str(n) for n in range(101, 109)]
 GOLD_ANSWER = '"""the gold q answer""","""the gold r answer"""'
@@ -39,7 +39,7 @@ def submission(answer_of):
 MEMBERSHIP = {
     # every row over the token cap (one-letter words): refused alike
     "every_row_too_long": submission(lambda n: "w " * 5001),
-    # the second half over the cap: was refused only when those ids were gold
+    # the second half over the cap: refused whichever ids are gold
     "half_too_long": submission(lambda n: "w " * 5001 if n >= 4 else "the gold q answer"),
     # under the word bound, over the token cap once tokenized ("don't" -> do, n't)
     "tokens_over_the_cap": submission(lambda n: "don't " * 2600 if n % 2 else "the gold q answer"),
@@ -98,8 +98,8 @@ def test_nlu_tokenizes_every_row_alike(tmp_path, monkeypatch):
     assert seen[0] == seen[1] and seen[0].count("y z") == len(TEST_IDS)
 
 
-@pytest.mark.parametrize("case", ROUND4, ids=[case.name for case in ROUND4])
-def test_round4_hostile_submissions_end_clean(tmp_path, case):
+@pytest.mark.parametrize("case", ODD_INPUTS, ids=[case.name for case in ODD_INPUTS])
+def test_odd_inputs_end_clean(tmp_path, case):
     ref = dict(GOLD, **case.ref)
     run = run_score(tmp_path, ref, case.res)
     text = run.stdout + run.stderr
@@ -232,8 +232,8 @@ def test_a_cr_line_past_the_limit_names_its_line(tmp_path):
 
 
 def test_a_lone_surrogate_in_an_absita_aspect_reaches_the_error_analysis(tmp_path):
-    """Point 6: with --items, an aspect holding a lone surrogate (JSON "\\ud800") made
-    error_analysis.html fail; it is written with the surrogate escaped."""
+    """With --items, an aspect holding a lone surrogate (JSON "\\ud800") is written into
+    error_analysis.html escaped."""
     res = {"evalita2020_absita.ndjson": '{"id_sentence": "r1", "aspects": ["\\\\ud800x"], "polarities": [[1, 0]], '
                                         '"score": 4}\n{"id_sentence": "r2", "aspects": [], "polarities": [], '
                                         '"score": 2}\n'}
@@ -243,7 +243,7 @@ def test_a_lone_surrogate_in_an_absita_aspect_reaches_the_error_analysis(tmp_pat
 
 
 def test_score_locally_says_what_a_named_pipe_is(tmp_path):
-    """Point 6: a path that exists but is neither a file nor a folder is named as such."""
+    """A path that exists but is neither a file nor a folder is named as such."""
     import subprocess
     import sys
     from conftest import ROOT
@@ -257,7 +257,7 @@ def test_score_locally_says_what_a_named_pipe_is(tmp_path):
 
 
 def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_path):
-    """Point 9: the scores of the files that could be read are not presented as the board's."""
+    """The scores of the files that could be read are not presented as the board's."""
     import html
     from test_hostile import VALID
     run = run_score(tmp_path, GOLD, {"semeval2021_t6_st1.json": VALID["semeval2021_t6_st1.json"],
@@ -273,7 +273,7 @@ def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_pat
 
 
 def test_check_format_names_predictions_for_another_phase_first(tmp_path):
-    """Point 10: the kit's check, given Development predictions and the Evaluation phase's public data
+    """The kit's check, given Development predictions and the Evaluation phase's public data
     (the Evaluation phase's kit holds both), says first, for each file, which phase they were made for."""
     import subprocess
     import sys
@@ -300,7 +300,7 @@ def test_check_format_names_predictions_for_another_phase_first(tmp_path):
 
 
 def test_check_format_fails_when_a_file_is_ignored_for_its_name(tmp_path):
-    """Point 11: a file the scoring program ignores (semeval2021_task6_st1.json) means its track is
+    """A file the scoring program ignores (semeval2021_task6_st1.json) means its track is
     not entered: the check exits 1, so a script checking the status sees it."""
     import shutil
     import subprocess
@@ -320,7 +320,7 @@ def test_check_format_fails_when_a_file_is_ignored_for_its_name(tmp_path):
 
 
 def test_a_mistyped_yaml_key_or_setting_gets_a_did_you_mean(tmp_path):
-    """Point 11: a near miss names the key it meant, not the 656-character list of every key."""
+    """A near miss names the key it meant, not the 656-character list of every key."""
     import json
     import sys
     import yaml
@@ -345,7 +345,7 @@ def test_a_mistyped_yaml_key_or_setting_gets_a_did_you_mean(tmp_path):
 
 
 def test_a_one_track_competition_made_by_deleting_columns_is_told_what_to_mark(tmp_path):
-    """Point 8: deleting the other tracks' columns may delete selection_default; the build says none is
+    """Deleting the other tracks' columns may delete selection_default; the build says none is
     left and which column to mark; and it names a description that speaks of tasks not hosted."""
     import sys
     import yaml
@@ -368,7 +368,7 @@ def test_a_one_track_competition_made_by_deleting_columns_is_told_what_to_mark(t
 
 
 def test_score_locally_names_predictions_for_another_phase_first(tmp_path):
-    """Point 10: score_locally.py in a kit (public_data/<phase> beside it) names the phase whose
+    """Score_locally.py in a kit (public_data/<phase> beside it) names the phase whose
     inputs the predictions were made for, first, as the platform does."""
     import shutil
     import subprocess
