@@ -316,7 +316,7 @@ def test_a_three_track_competition_builds_checks_and_scores_only_its_tracks(tmp_
     build = subprocess.run([sys.executable, "build_bundle.py", "--out", str(tmp_path / "dist")], cwd=str(repo),
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    assert "check: the upload's runs pass on both platforms" in build.stdout
+    assert "check: the upload's runs pass" in build.stdout
     keys = [key for track in TRACKS if track.name in chosen for key in track.keys]
     for layout in ("v1.5", "codabench"):
         assert "%s, phase Post-Evaluation, sample submission: exit 0, %d leaderboard scores" % (layout, len(keys)) \
