@@ -135,8 +135,8 @@ def test_the_build_refuses_a_later_phase_s_items_in_an_earlier_phase_s_gold(tmp_
                              capture_output=True, text=True, cwd=str(ROOT))
     assert process.returncode != 0 and "Traceback" not in process.stderr + process.stdout
     ids = ", ".join(repr(meme["id"]) for meme in added)
-    assert ("phase Development: dev/semeval2021_t6_st1.json holds 3 items of the later phase Evaluation (ids %s): "
-            % ids) in process.stderr, process.stderr
+    assert any(line.startswith("phase Development: dev/semeval2021_t6_st1.json ") and "Evaluation" in line
+               and "3 " in line and ids in line for line in process.stderr.splitlines()), process.stderr
     assert not list((tmp_path / "out").rglob("*.zip"))
 
 
@@ -187,15 +187,15 @@ def test_the_build_says_impossible_values_in_one_line(tmp_path):
     process = subprocess.run([sys.executable, str(root / "build_bundle.py"), "--no-check", "--reference-data",
                               str(ROOT / "reference_data")], capture_output=True, text=True)
     assert process.returncode == 1 and "Traceback" not in process.stderr + process.stdout
-    assert "max_submissions must be at most 2147483647 (both platforms store it as a 32-bit integer)" in process.stderr
+    assert "max_submissions" in process.stderr and "2147483647" in process.stderr  # the key and its bound
     text = text.replace(first.split(":")[0] + ": 2147483648", first.split(":")[0] + ": " + "9" * 5000, 1)
     (root / "competition.yaml").write_text(text, encoding="utf-8")
     process = subprocess.run([sys.executable, str(root / "build_bundle.py"), "--no-check", "--reference-data",
                               str(ROOT / "reference_data")], capture_output=True, text=True)
     assert process.returncode == 1 and "Traceback" not in process.stderr + process.stdout
     problem = process.stderr.splitlines()[0]  # (then "build: no zip was written ...")
-    assert ("max_submissions: 9999999999999999999999999999999999999999... is not an integer Python reads" in problem
-            or (sys.version_info < (3, 11) and "max_submissions must be at most 2147483647" in problem)), problem
+    assert ("max_submissions: 9999999999999999999999999999999999999999... " in problem  # the value, cut
+            or (sys.version_info < (3, 11) and "max_submissions" in problem and "2147483647" in problem)), problem
 
 
 def _endings(text, kind):
@@ -252,8 +252,8 @@ def test_score_locally_says_what_a_named_pipe_is(tmp_path):
     process = subprocess.run([sys.executable, str(ROOT / "starting_kit" / "score_locally.py"), str(fifo), "--ref",
                               str(ROOT / "reference_data" / "dev")], capture_output=True, text=True, timeout=60)
     assert process.returncode == 2 and "Traceback" not in process.stderr
-    assert process.stderr.strip() == ("score_locally: %s is not a regular file or a folder; give the submission's zip "
-                                      "file or its folder" % fifo)
+    line = process.stderr.strip()
+    assert "\n" not in line and line.startswith("score_locally: %s " % fifo) and "not a regular file or a folder" in line
 
 
 def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_path):
@@ -267,9 +267,8 @@ def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_pat
     assert run.stdout.splitlines()[-1].startswith(FAILED) and "the scores above" in run.stdout.splitlines()[-1]
     page = html.unescape((run.output / "detailed_results.html").read_text(encoding="utf-8"))
     body = page[page.index("<body>"):]
-    assert body.index("This submission failed: nothing was recorded on the leaderboard.") < body.index("Problems")
-    assert "The leaderboard is ordered by this column" not in page and "Not recorded: the submission failed" in page
-    assert "which rank last" not in page
+    assert body.index("This submission failed") < body.index("Problems")  # said first, then why
+    assert "Not recorded" in page and "ordered by this column" not in page  # its scores are not the board's
 
 
 def test_check_format_names_predictions_for_another_phase_first(tmp_path):
@@ -295,8 +294,7 @@ def test_check_format_names_predictions_for_another_phase_first(tmp_path):
         if name in names:
             first.setdefault(name, text)
     # every track says it first, whatever its items are (ids, or a positional track's item fingerprints)
-    assert set(first) == names and all(text.startswith("these are predictions for the public_data/dev phase's inputs")
-                                       for text in first.values()), first
+    assert set(first) == names and all("public_data/dev" in text for text in first.values()), first
 
 
 def test_check_format_fails_when_a_file_is_ignored_for_its_name(tmp_path):
@@ -315,8 +313,8 @@ def test_check_format_fails_when_a_file_is_ignored_for_its_name(tmp_path):
                               "--public", str(tmp_path / "public_data" / "dev")], capture_output=True, text=True,
                              timeout=300)
     assert process.returncode == 1 and "Traceback" not in process.stderr
-    assert process.stderr.strip().splitlines()[-1] == ("check_format: not checked: semeval2021_task6_st1.json (the lines "
-                                                       "above say why); exit status 1")
+    last = process.stderr.strip().splitlines()[-1]  # the file it did not check, and the exit status
+    assert last.startswith("check_format: ") and "semeval2021_task6_st1.json" in last and "exit status 1" in last
 
 
 def test_a_mistyped_yaml_key_or_setting_gets_a_did_you_mean(tmp_path):
@@ -336,7 +334,7 @@ def test_a_mistyped_yaml_key_or_setting_gets_a_did_you_mean(tmp_path):
     config["titel"] = config["title"]
     problems = validate(config, str(ROOT / "pages"), str(ROOT / "reference_data"), TRACKS, LOWER_IS_BETTER)
     typo = [p for p in problems if "'max_submision'" in p]
-    assert typo and "rename it (did you mean 'max_submissions'?)" in typo[0] and len(typo[0]) < 200, typo
+    assert typo and "'max_submissions'?" in typo[0] and len(typo[0]) < 200, typo
     assert any("'titel' (did you mean 'title'?)" in p for p in problems), problems
     (tmp_path / "scoring_config.json").write_text(json.dumps({"nlu_max_answer_token": 10}), encoding="utf-8")
     with pytest.raises(ReferenceDataError) as error:
@@ -360,8 +358,8 @@ def test_a_one_track_competition_made_by_deleting_columns_is_told_what_to_mark(t
         del columns[key]
     problems = validate(config, str(ROOT / "pages"), str(ROOT / "reference_data"), TRACKS, LOWER_IS_BETTER)
     first = min(columns, key=lambda key: columns[key]["rank"])
-    assert ("competition.yaml: no column has a selection_default (the column the board is ranked by); add "
-            "selection_default: 1 to one column, e.g. %s (the lowest rank)" % first) in problems, problems
+    assert any(p.startswith("competition.yaml: ") and "selection_default" in p and first in p
+               for p in problems), problems  # the key to set, and the column to set it on
     flc = [track for track in TRACKS if track.name == "flc"]
     lines = pages_to_edit(config, str(ROOT / "pages"), flc, TRACKS)
     assert any(line.startswith("competition.yaml: description speaks of 'SemEval-2021'") for line in lines), lines
@@ -390,5 +388,4 @@ def test_score_locally_names_predictions_for_another_phase_first(tmp_path):
     for line in process.stderr.splitlines():
         name, _, text = line.partition(": ")
         first.setdefault(name, text)
-    assert first["semeval2021_t6_st1.json"].startswith("these are predictions for the public_data/test phase's inputs")
-    assert first["aicup2022_nlu.csv"].startswith("these are predictions for the public_data/test phase's inputs")
+    assert "public_data/test" in first["semeval2021_t6_st1.json"] and "public_data/test" in first["aicup2022_nlu.csv"]
