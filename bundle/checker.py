@@ -1,6 +1,6 @@
 """Opens the built upload as each platform does and runs each phase as their workers do.
 
-What the checks reproduce was read in the platforms' code and measured with
+What the checks reproduce was read in the platforms' code and checked against
 ../shared/platform_harness (the real unpackers, workers, ranking query and download rules); keep
 the two in step. One zip serves both platforms: each must find every file it names, and the upload
 must hold nothing of a phase after the first (held back until it opens).

@@ -1,6 +1,6 @@
-"""Hostile submissions of issue 13, as data: one row per attack, at any size; and ``ROUND4``, the
-hostile round of issue 31 (``tests/test_hostile_round4.py``: each case ends with one line per problem
-and exit 1, or the official scores).
+"""Hostile submissions, as data: one row per attack, at any size; and ``ODD_INPUTS``, odd line
+ends, offsets and bounds (``tests/test_membership_and_odd_inputs.py``: each case ends with one line
+per problem and exit 1, or the official scores).
 
 Shared by ``tests/test_hostile_resources.py`` (small sizes, every row a test) and
 ``benchmarks/run.py`` (the listed sizes, peak RSS and wall time in the memory table). Each row
@@ -52,7 +52,7 @@ HTML_LIMIT = 256 * 1024
 
 
 def memory_budget_mib(submission_bytes: int) -> float:
-    """Issue 13: peak RSS <= 5 x the submission's size + 100 MiB, for any input."""
+    """The memory bound of every input: peak RSS <= 5 x the submission's size + 100 MiB."""
     return 5 * submission_bytes / MIB + 100
 
 
@@ -98,7 +98,7 @@ def fixed(name: str, content: str) -> Callable[[str, int], None]:
 
 
 def _digits(size: int) -> str:
-    return "1" * max(20, min(size, 1000000))  # 1 MB of digits: 14 s to parse on Python 3.9
+    return "1" * max(20, min(size, 1000000))  # 1 MB of digits: quadratic for int() on a Python without its digit limit
 
 
 def long_number(name: str, before: str, after: str) -> Callable[[str, int], None]:
@@ -286,7 +286,7 @@ def stage_gold(folder: str, gold: dict) -> None:
     os.makedirs(os.path.join(folder, "res"), exist_ok=True)
 
 
-# --- hostile round 4 (issue 31): tests/test_hostile_round4.py ------------------------------------
+# --- odd inputs: tests/test_membership_and_odd_inputs.py -------------------------------------------
 
 class Case(NamedTuple):
     name: str
@@ -298,7 +298,7 @@ class Case(NamedTuple):
 
 
 _NLU_HEAD = "id,q,r\n"
-ROUND4 = [
+ODD_INPUTS = [
     # nlu: the bounds hold on every row, scored or not (9 is not scored)
     Case("nlu_unscored_row_over_token_cap", {NLU: _NLU_HEAD + '7,"a","b"\n8,"x y","z"\n9,"%s","v"\n' % ("w " * 5001)},
          1, "line 4 (id '9'), q': the answer has at least 5001 tokens"),

@@ -193,8 +193,8 @@ def nlu_gold_with_tokens(tmp_path_factory) -> Path:
 
 
 # The tests left out of the quick loop (``./run_tests.sh --quick``, ``pytest -m "not slow"``): each
-# took 5 s or more of a loaded 2-core machine in a whole run (``pytest --durations``), and the
-# modules they exercise are also exercised by a quicker test. A node id, or a prefix of node ids.
+# takes 5 s or more of a loaded 2-core machine in a whole run (``pytest --durations`` shows it), and
+# the modules they exercise are also exercised by a quicker test. A node id, or a prefix of node ids.
 SLOW = (
     "tests/test_nltk_tokens.py::test_random_and_adversarial_strings_give_nltks_tokens",
     "tests/test_nltk_tokens.py::test_every_real_text_gives_nltks_tokens",

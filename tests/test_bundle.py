@@ -36,7 +36,7 @@ RELEASED = ("competition_bundle.zip", "starting_kit.zip", "release_test/test_pub
 @pytest.fixture(scope="module")
 def built(repository_build):
     """The session's build of the repository (conftest ``repository_build``): (out, stdout)."""
-    assert "check: the upload's runs pass on both platforms (with each held-back zip in place); verified on Codalab v1.5: " in repository_build.stdout
+    assert "check: the upload's runs pass" in repository_build.stdout
     return repository_build.out, repository_build.stdout
 
 
@@ -75,7 +75,7 @@ def test_bundle_layout(built):
             assert "nltk_data/tokenizers/punkt/PY3/english.pickle" in names
             assert "vendor/nltk/tokenize/punkt.py" in names and "vendor/nltk/VERSION" in names
             assert not [n for n in names if n.startswith("vendor/regex/") or n.startswith("vendor/nltk/chat/")]
-        # the lean program and kit (they were 95% nltk and regex files the scorer never loads)
+        # the lean program and kit: no nltk or regex file the scorer never loads
         assert bundle.getinfo("scoring_program.zip").file_size <= 1.5 * 10 ** 6
         with zipfile.ZipFile(bundle.open("dev_reference_data.zip")) as ref:
             assert "semeval2021_t6_st1.json" in ref.namelist()  # contents, no wrapping folder
@@ -104,11 +104,11 @@ def test_bundle_layout(built):
             assert "%s, phase %s, broken submission: exit 1" % (layout, phase) in stdout
         for track in TRACKS:
             assert "%s, phase Development, only %s: exit 0" % (layout, track.name) in stdout
-    assert "check: ok: ranking: each single-track entry ranks below" in stdout
-    assert "upload to Codabench" in stdout and "self-hosted Codalab v1.5" in stdout
+    assert "check: ok: ranking: " in stdout
+    upload_line = next(line for line in stdout.splitlines() if line.startswith("wrote %s (" % (out / RELEASED[0])))
+    assert "Codabench" in upload_line and "Codalab v1.5" in upload_line  # the one zip for both platforms
     assert "note: Codabench ignores phases.*.color" in stdout
-    assert "check: ok: phase Evaluation, sample submission: blind: every leaderboard key holds its not-entered value" \
-        in stdout
+    assert "check: ok: phase Evaluation, sample submission: blind: " in stdout
     assert "  when phase Evaluation opens: .venv/bin/python codabench.py release COMPETITION Evaluation " in stdout
     assert "codabench.py attach-gold COMPETITION Post-Evaluation " in stdout
 
@@ -384,7 +384,8 @@ def test_check_format_accepts_the_sample_and_names_problems(kit, tmp_path):
     bad = subprocess.run([sys.executable, str(kit / "check_format.py"), str(broken)],
                          capture_output=True, text=True, cwd=str(tmp_path))
     assert bad.returncode == 1
-    assert "nlp4if2019_flc.tsv: line 1: unknown technique 'Loaded Language' (did you mean 'Loaded_Language'?)" in bad.stderr
+    assert bad.stderr.startswith("nlp4if2019_flc.tsv: line 1: ")  # the file and the line
+    assert "'Loaded Language'" in bad.stderr and "'Loaded_Language'" in bad.stderr  # what it found, the near name
 
 
 @pytest.mark.parametrize("entry", ["../evil.json", "/abs.json"])
@@ -457,9 +458,10 @@ def test_a_failed_check_leaves_no_zip_and_says_so_in_one_line(tmp_path, monkeypa
     err = capsys.readouterr().err
     assert code == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing left, the stale zip included
-    assert err.strip().splitlines()[-2].startswith("build: the check failed (1 problem above; the first: v1.5, "
-                                                   "phase Test, sample submission: exit 1:); fix")
-    assert err.strip().splitlines()[-1] == "build: no zip was written to %s" % tmp_path
+    closing = err.strip().splitlines()[-2:]
+    assert closing[0].startswith("build: ") and "1 problem" in closing[0]  # how many, and the first:
+    assert "v1.5, phase Test, sample submission: exit 1:" in closing[0]
+    assert closing[1].startswith("build: ") and "no zip" in closing[1] and str(tmp_path) in closing[1]
 
 
 def test_every_zip_is_printed_with_its_sha256(built):
@@ -475,10 +477,9 @@ def test_a_tab_in_competition_yaml_is_one_clear_line(tmp_path):
     path.write_text("title: x\nphases:\n\t1:\n    label: Development\n", encoding="utf-8")
     _, config, problem = load_yaml(str(path))
     assert config is None
-    assert problem == ("competition.yaml: line 3, column 1: YAML indents with spaces only; replace the TAB "
-                       "character(s) on that line with spaces")
+    assert problem.startswith("competition.yaml: line 3, column 1: ") and "TAB" in problem
     path.write_text("title: [x\n", encoding="utf-8")
-    assert load_yaml(str(path))[2].startswith("competition.yaml: line 2, column 1: not valid YAML")
+    assert load_yaml(str(path))[2].startswith("competition.yaml: line 2, column 1: ")
 
 
 def test_missing_gold_and_missing_nlu_test_input_say_how_to_fix_them(tmp_path):
@@ -486,12 +487,11 @@ def test_missing_gold_and_missing_nlu_test_input_say_how_to_fix_them(tmp_path):
     (tmp_path / "ref" / "test" / "aicup2022_nlu_test.csv").unlink()
     (tmp_path / "ref" / "test" / "semeval2021_t6_st3.json").unlink()
     problems = validate(load_config(), str(ROOT / "pages"), str(tmp_path / "ref"), TRACKS, LOWER_IS_BETTER)
-    assert any("phase Evaluation: the leaderboard shows track t6_st3 but" in p and "remove the track from the "
-               "competition: its leaderboard.columns t6_st3_f1_micro, t6_st3_f1_macro in competition.yaml (its gold is then "
-               "left out of the upload)" in p
+    # each names the phase, the track and what to change: its columns, or the file to add
+    assert any(p.startswith("phase Evaluation: ") and "t6_st3" in p and "t6_st3_f1_micro, t6_st3_f1_macro" in p
+               and "competition.yaml" in p for p in problems), problems
+    assert any(p.startswith("phase Evaluation: ") and "aicup2022_nlu_test.csv" in p and "id,q,r,s" in p
                for p in problems), problems
-    assert any(p.startswith("phase Evaluation: ") and "has aicup2022_nlu.csv but not aicup2022_nlu_test.csv: add "
-               "the task's released test input (id,q,r,s) there" in p for p in problems), problems
 
 
 def test_the_readme_says_where_the_shared_data_comes_from():
@@ -500,15 +500,30 @@ def test_the_readme_says_where_the_shared_data_comes_from():
     assert 'os.environ.get("SHARED_DIR"' in (ROOT / "tests" / "conftest.py").read_text(encoding="utf-8")
 
 
+def test_the_readme_quotes_what_the_build_prints(built):
+    """The quick start's quotes of the build's lines (``phases: ...``, ``upload: ... ...``): each
+    piece between the ``...`` is printed, in that order, on one line of the build."""
+    import re
+    _, stdout = built
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    build_step = readme.split("## Quick start", 1)[1].split("\n2. ", 1)[0]  # step 1: the build
+    quotes = [" ".join(quote.split()) for quote in re.findall(r"`([^`]*\.\.\.[^`]*)`", build_step)]
+    assert len(quotes) >= 3, quotes
+    for quote in quotes:
+        pieces = [piece.strip() for piece in quote.split("...") if piece.strip()]
+        assert any(re.search(".*".join(map(re.escape, pieces)), line) for line in stdout.splitlines()), quote
+
+
 def test_the_kit_readme_lists_every_technique_and_the_baseline_scores(built, tmp_path):
-    from scorer.tracks import flc, t6_st1, t6_st3
     out, _ = built
     with zipfile.ZipFile(out / "starting_kit.zip") as kit:
         readme = kit.read("README.md").decode("utf-8")
         (tmp_path / "sample.zip").write_bytes(kit.read("sample_submission.zip"))
-    for module in (t6_st1, t6_st3, flc):
-        assert "\n".join("- `%s`" % name for name in module.TECHNIQUES) in readme
-    assert "## The 18 technique names of `flc` (`nlp4if2019_flc.tsv`)" in readme
+    for track in TRACKS:
+        if track.techniques:  # exactly the track's strings, under a heading naming its file and their number
+            assert "\n".join("- `%s`" % name for name in track.techniques) in readme
+            assert any(line.startswith("## The %d technique names of " % len(track.techniques))
+                       and "`%s`" % track.filename in line for line in readme.splitlines()), track.name
     # the expected scores are those score.py gives the sample on the Development gold
     zipfile.ZipFile(tmp_path / "sample.zip").extractall(tmp_path / "res")
     dev = ROOT / "reference_data" / "dev"
@@ -536,16 +551,15 @@ def test_one_bad_file_fails_the_whole_submission_and_the_tools_say_so(kit, tmp_p
     scored = _kit_run(kit, tmp_path, "score_locally.py", broken, "--ref", ROOT / "reference_data" / "dev",
                       "--out", tmp_path / "out", "--resamples", 0)
     assert scored.returncode == 1 and "t6_st1_f1_micro:" in scored.stdout  # the valid files' scores ...
-    assert scored.stderr.strip().splitlines()[-1] == (
-        "platform: this submission would FAIL as a whole: the platform records none of its scores, not even "
-        "those of valid files, because of the problems of nlp4if2019_flc.tsv above; fix them (or leave those "
-        "files out) and submit again")
+    verdict = scored.stderr.strip().splitlines()[-1]  # ... and the verdict: the whole submission fails, for that file
+    assert verdict.startswith("platform: ") and "FAIL" in verdict and "nlp4if2019_flc.tsv" in verdict
     checked = _kit_run(kit, tmp_path, "check_format.py", broken)
-    assert checked.returncode == 1 and "because of the problems of nlp4if2019_flc.tsv above" in checked.stderr
-    assert "scores" not in checked.stderr.strip().splitlines()[-1]  # check_format printed none: it speaks of none
+    verdict = checked.stderr.strip().splitlines()[-1]
+    assert checked.returncode == 1 and verdict.startswith("platform: ") and "FAIL" in verdict
+    assert "nlp4if2019_flc.tsv" in verdict and "scores" not in verdict  # check_format printed none: it speaks of none
     good = _kit_run(kit, tmp_path, "check_format.py", kit / "sample_submission.zip")
-    assert good.stdout.strip().splitlines()[-1] == ("platform: this submission would be accepted; every file "
-                                                     "in it was read and checked")
+    verdict = good.stdout.strip().splitlines()[-1]
+    assert verdict.startswith("platform: ") and "accepted" in verdict and "NOT" not in verdict
 
 
 def test_check_format_refuses_a_file_named_metadata(kit, tmp_path):
@@ -556,8 +570,7 @@ def test_check_format_refuses_a_file_named_metadata(kit, tmp_path):
         out.writestr("results/metadata", "command: python3 predict.py\n")
     process = _kit_run(kit, tmp_path, "check_format.py", archive_path)
     assert process.returncode == 1
-    assert "%s:results/metadata: a file named metadata makes Codabench take the submission for code" \
-        % archive_path in process.stderr
+    assert "%s:results/metadata: " % archive_path in process.stderr  # the archive and the member named
 
 
 def test_score_locally_reads_the_tasks_released_folders_as_downloaded(kit, tmp_path):
@@ -584,21 +597,20 @@ def test_score_locally_reads_the_tasks_released_folders_as_downloaded(kit, tmp_p
     # --phase chooses the split; the wrong one says why
     wrong = _kit_run(kit, tmp_path, "score_locally.py", submission, "--ref", data / "semeval2021_task6",
                      "--out", tmp_path / "out2", "--resamples", 0, "--phase", "dev")
-    assert wrong.returncode == 1 and "semeval2021_t6_st1.json: 200 meme ids are not in this phase" in wrong.stderr
+    assert wrong.returncode == 1 and "semeval2021_t6_st1.json: 200 " in wrong.stderr  # the file, how many ids
     # a folder with neither the competition's nor the tasks' names: the names it looks for
     (tmp_path / "nothing").mkdir()
     none = _kit_run(kit, tmp_path, "score_locally.py", submission, "--ref", tmp_path / "nothing", "--out",
                     tmp_path / "out3")
-    assert none.returncode == 2 and "looks for the competition's gold names (aicup2022_nlu.csv" in none.stderr
-    assert "or the tasks' released files (" in none.stderr and "dev_set_task1.txt" in none.stderr
+    assert none.returncode == 2
+    assert all(name in none.stderr for name in ("aicup2022_nlu.csv", "dev_set_task1.txt"))  # both kinds of name
 
 
 def test_score_locally_on_the_public_data_says_what_it_is(kit, tmp_path):
     run = _kit_run(kit, tmp_path, "score_locally.py", kit / "sample_submission.zip", "--ref",
                    kit / "public_data" / "dev", "--out", tmp_path / "out", "--resamples", 0)
     assert run.returncode == 1
-    assert "looks like a phase's public data (the inputs, without the answers): score against gold, or " \
-           "check the format with check_format.py" in run.stderr
+    assert "public data" in run.stderr and "check_format.py" in run.stderr  # what it is, and the tool to use
     assert "missing field 'labels'" in run.stderr  # the details, shown because the participant holds them
     assert run.stderr.strip().splitlines()[-1].startswith("platform: not decided here")
 
@@ -619,7 +631,6 @@ def test_the_kit_readme_zip_command_works_without_a_shell_glob(kit, tmp_path):
     assert sorted(zipfile.ZipFile(tmp_path / "submission.zip").namelist()) == sorted(names)
     checked = _kit_run(kit, tmp_path, "check_format.py", tmp_path / "submission.zip")
     assert checked.returncode == 0, checked.stderr
-    assert "## The phases" in readme and "refused in Evaluation" in readme and "blind" in readme
 
 
 def test_a_competition_of_fewer_tracks_names_the_page_lines_to_edit(built, tmp_path):

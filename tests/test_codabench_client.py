@@ -88,7 +88,8 @@ def test_upload_says_the_platforms_own_error_in_one_line(fake, capsys, tmp_path)
     fake.unpack_error = "Error in phase 1: 'start' is required\n  (line 12)"
     code, out, err = run(fake, capsys, "upload", str(bundle))
     assert code == 1
-    assert err == "codabench: the site could not unpack the bundle: Error in phase 1: 'start' is required (line 12)\n"
+    assert err.count("\n") == 1 and err.startswith("codabench: ")  # one line, quoting the platform's own error
+    assert "Error in phase 1: 'start' is required (line 12)" in err
 
 
 def test_a_refused_token_is_one_line_without_the_token(fake, capsys, tmp_path, monkeypatch):
@@ -104,15 +105,15 @@ def test_the_token_from_a_file_and_its_problems(fake, capsys, tmp_path, monkeypa
     monkeypatch.delenv("CODABENCH_TOKEN")
     fake.add_competition()
     code, out, err = run(fake, capsys, "release", "1", "Test", str(release_folder(tmp_path)))
-    assert code == 1 and "needs the organiser's token" in err
+    assert code == 1 and err.count("\n") == 1 and "CODABENCH_TOKEN" in err and "--token-file" in err
     (tmp_path / "token").write_text(TOKEN + "\n")
     code, out, err = run(fake, capsys, "--token-file", str(tmp_path / "token"), "release", "1", "Test",
                          str(tmp_path / "release_test"))
     assert code == 0, err
     (tmp_path / "bad").write_text("two words\n")
     code, out, err = run(fake, capsys, "--token-file", str(tmp_path / "bad"), "check", "1")
-    assert code == 1 and err == ("codabench: --token-file %s does not hold one token (one line of letters and digits, "
-                                 "as the site gives it)\n" % (tmp_path / "bad"))
+    assert code == 1 and err.count("\n") == 1 and err.startswith("codabench: --token-file %s " % (tmp_path / "bad"))
+    assert "two words" not in err  # what the file holds is never printed
 
 
 def test_an_unreachable_site_and_a_missing_competition_or_phase(fake, capsys, tmp_path):
@@ -120,11 +121,12 @@ def test_an_unreachable_site_and_a_missing_competition_or_phase(fake, capsys, tm
     err = capsys.readouterr().err
     assert code == 1 and err.startswith("codabench: competition 1: cannot reach 127.0.0.1:9 (") and err.count("\n") == 1
     code, out, err = run(fake, capsys, "download", "7", "Test", str(tmp_path / "out"))
-    assert code == 1 and err == "codabench: competition 7: not found on %s (HTTP 404)\n" % fake.url[7:]
+    assert code == 1 and err.count("\n") == 1 and err.startswith("codabench: competition 7: ")
+    assert fake.url[7:] in err and "HTTP 404" in err
     fake.add_competition(phases=("Development", "Evaluation", "Post-Evaluation"))
     code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "out"))
-    assert code == 1 and err == ("codabench: competition 1 has no phase Test (its phases: Development (id 10), "
-                                 "Evaluation (id 11), Post-Evaluation (id 12))\n")
+    assert code == 1 and err.count("\n") == 1 and err.startswith("codabench: competition 1") and "Test" in err
+    assert "Development (id 10), Evaluation (id 11), Post-Evaluation (id 12)" in err  # the phases it has
 
 
 # --- release -----------------------------------------------------------------------------------------
@@ -143,7 +145,8 @@ def test_release_attaches_both_datasets_and_a_second_run_changes_nothing(fake, c
                     phase["public_data"]["name"])
     assert comp["phases"][0]["public_data"]["name"].startswith("public_data @ ")  # as the unpacker named it
     assert comp["phases"][2]["public_data"] is None and comp["phases"][2]["starting_kit"] is None
-    assert "competition 1, phase Evaluation (id 11) now lists: public data" in out
+    assert any(line.startswith("competition 1, phase Evaluation (id 11) ") and "public data" in line
+               and "starting kit" in line for line in out.splitlines()), out  # what the phase serves now
     datasets, requests = len(fake.datasets), len(fake.requests)
     code, out, err = run(fake, capsys, "release", "1", "11", str(folder))  # by id: the same phase
     assert code == 0, err
@@ -183,7 +186,7 @@ def test_release_refuses_a_folder_with_other_files(fake, capsys, tmp_path):
     folder = release_folder(tmp_path)
     (folder / "notes.txt").write_text("x")
     code, out, err = run(fake, capsys, "release", "1", "Test", str(folder))
-    assert code == 1 and "notes.txt is neither a public data zip" in err and not fake.datasets[2:]
+    assert code == 1 and err.count("\n") == 1 and "notes.txt" in err and not fake.datasets[2:]
 
 
 # --- download ----------------------------------------------------------------------------------------
@@ -220,7 +223,7 @@ def test_download_gives_a_folder_rank_submissions_reads(fake, capsys, tmp_path):
     assert table[2].startswith("101,participant2,Team Two,") and ",Finished,True,101_participant2_PhaseId11_" in table[2]
     assert not (out_dir / "failed.txt").exists()  # written only when something was not taken
     code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
-    assert code == 0 and "(0 downloaded now, 4 already there), results.json with 2 board entries: unchanged" in out
+    assert code == 0 and "(0 downloaded now, 4 already there)" in out and "unchanged" in out
 
 
 @pytest.mark.parametrize("mode, ids", [("leaderboard", ["101", "102"]), ("last", ["101", "102"]),
@@ -241,7 +244,7 @@ def test_download_follows_pages_and_a_missing_page_is_one_line(fake, capsys, tmp
     fake.missing_pages.add("/api/submissions/?phase=11&page=2")
     code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "again"))
     assert code == 1
-    assert err == "codabench: the submissions of phase 11: not found on %s (HTTP 404)\n" % fake.url[7:]
+    assert err.count("\n") == 1 and err.startswith("codabench: ") and "phase 11" in err and "HTTP 404" in err
 
 
 def test_a_short_file_is_kept_and_completed_by_the_next_run(fake, capsys, tmp_path):
@@ -252,8 +255,8 @@ def test_a_short_file_is_kept_and_completed_by_the_next_run(fake, capsys, tmp_pa
     code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
     assert code == 1
     assert "101_participant2_PhaseId11_2026-11-26_41-07_sample_submission.zip: " in out
-    assert "bytes arrived (a short file, kept as .part: run again to continue it)" in out
-    assert "1 not downloaded (listed in failed.txt): run the same command again to retry them" in out
+    assert ".part" in out  # kept, to be continued
+    assert "1 not downloaded" in out and "failed.txt" in out
     assert len(discover(str(out_dir)).entries) == 3
     assert "short file" in (out_dir / "failed.txt").read_text()
     before = len(fake.requests)
@@ -274,7 +277,7 @@ def test_the_site_going_away_mid_download_and_a_second_run_resuming(fake, capsys
     code, out, err = run(fake, capsys, "download", "1", "Test", str(out_dir))
     assert code == 1
     assert "stopped: 102_participant1_PhaseId11_" in out
-    assert "2 of 4 submissions are in %s (2 this run): run the same command again to resume" % out_dir in out
+    assert "2 of 4 submissions" in out and str(out_dir) in out and "(2 this run)" in out
     assert not (out_dir / "results.json").exists()
     fake.down, fake.stop_after_files = False, None
     before = len(fake.requests)
@@ -319,13 +322,10 @@ def test_check_reports_the_gold_open_by_key_and_exits_non_zero(fake, capsys):
     # design); the Test gold is taken while the phase before it still runs: OPEN
     assert len(gold) == 2 and gold[0].startswith("open") and "public by design" in gold[0]
     assert gold[1].startswith("OPEN    reference data by key: phase Test (id 11)")
-    assert "the competition API shows a visitor this key" in gold[0]
-    assert any(line.startswith("open    detailed results of submission 102 (phase Test (id 11)): a visitor reads them "
-                               "(published") for line in lines)
+    assert any(line.startswith("open    detailed results of submission 102 (phase Test (id 11))") for line in lines)
     assert any(line.startswith("OPEN    details (submitted file, logs, outputs) of submission 102 (phase Test (id 11))")
                for line in lines)
-    assert any(line.startswith("open    board of phase Test (id 11): public by the competition's settings")
-               for line in lines)
+    assert any(line.startswith("open    board of phase Test (id 11)") for line in lines)
     # only the visitor's requests tried the channels: no token on them
     assert all(r.endswith(" -") for r in fake.requests if "/datasets/download/" in r or "get_leaderboard" in r)
 
@@ -349,9 +349,8 @@ def test_check_tells_a_blind_phases_stand_in_from_gold(fake, capsys, tmp_path):
     code, out, err = run(fake, capsys, "check", "1")
     assert code == 0, err  # the Development gold: the first phase's, open by design
     lines = [line for line in out.splitlines() if "reference data by key" in line]
-    assert lines[0].startswith("open    reference data by key: phase Development (id 10)") and \
-        "gives a visitor the gold" in lines[0]
-    assert lines[1].startswith("open    reference data by key: phase Test (id 11)") and "a blind phase's stand-in" in lines[1]
+    assert lines[0].startswith("open    reference data by key: phase Development (id 10)") and "gold" in lines[0]
+    assert lines[1].startswith("open    reference data by key: phase Test (id 11)") and "stand-in" in lines[1]
 
 
 def test_check_when_the_keys_lead_nowhere(fake, capsys):
@@ -360,9 +359,12 @@ def test_check_when_the_keys_lead_nowhere(fake, capsys):
         phase["tasks"][0]["public_datasets"][0]["key"] = "00000000-0000-0000-0000-00000000000%d" % phase["index"]
     code, out, err = run(fake, capsys, "check", "1")
     assert code == 0, err
-    assert out.splitlines()[0].startswith("closed  competition API: a visitor gets HTTP 404")
-    assert "closed  reference data by key: phase Test (id 11), task Test task (id 11): a visitor gets HTTP 404" in out
-    assert "OPEN    board of phase Test (id 11) (hidden in the editor): get_leaderboard gives a visitor 0 rows" in out
+    first = out.splitlines()[0]
+    assert first.startswith("closed  competition API: ") and "HTTP 404" in first
+    line = next(line for line in out.splitlines() if line.startswith("closed  reference data by key: phase Test (id 11)"))
+    assert "task Test task (id 11)" in line and "HTTP 404" in line
+    line = next(line for line in out.splitlines() if line.startswith("OPEN    board of phase Test (id 11)"))
+    assert "hidden" in line and "get_leaderboard" in line and "0 rows" in line
 
 
 def test_a_participants_token_downloads_nothing(fake, capsys, tmp_path, monkeypatch):
@@ -370,8 +372,8 @@ def test_a_participants_token_downloads_nothing(fake, capsys, tmp_path, monkeypa
     monkeypatch.setenv("CODABENCH_TOKEN", "participant-token-0123456789abcd")
     code, out, err = run(fake, capsys, "download", "1", "Test", str(tmp_path / "out"))
     assert code == 1
-    assert err == ("codabench: the results export of phase 11: not allowed with this token (HTTP 403: You are not a "
-                   "competition admin or superuser)\n")
+    assert err.count("\n") == 1 and err.startswith("codabench: ") and "phase 11" in err
+    assert "HTTP 403: You are not a competition admin or superuser" in err  # the site's own words
     assert not (tmp_path / "out").exists()
 
 
@@ -382,9 +384,9 @@ def test_a_half_finished_upload_says_what_was_left_and_how_to_go_on(fake, capsys
     code, out, err = run(fake, capsys, "upload", str(bundle))
     assert code == 1 and err.count("\n") == 1
     key = fake.datasets[-1]["key"]
-    assert err == ("codabench: uploading competition_bundle.zip to the site's storage: the storage refused it "
-                   "(HTTP 403: Request has expired); dataset %s (competition_bundle.zip) was created but holds no "
-                   "file: delete it under Resources > Datasets, or leave it, and run the same command again\n" % key)
+    assert err.startswith("codabench: ") and "competition_bundle.zip" in err
+    assert "HTTP 403: Request has expired" in err  # what the storage said
+    assert "dataset %s" % key in err and "Resources > Datasets" in err  # what was left, and where
 
 
 def test_a_site_that_does_not_answer_in_time(fake, capsys, tmp_path):
@@ -392,7 +394,8 @@ def test_a_site_that_does_not_answer_in_time(fake, capsys, tmp_path):
     fake.slow["/api/competitions/1/"] = 2
     code = codabench.main(["--site", fake.url, "--timeout", "0.5", "check", "1"])
     err = capsys.readouterr().err
-    assert code == 1 and err == "codabench: competition 1: no answer from %s within 0.5 s\n" % fake.url[7:]
+    assert code == 1 and err.count("\n") == 1 and err.startswith("codabench: competition 1: ")
+    assert fake.url[7:] in err and "0.5 s" in err
 
 
 def test_hostile_names_from_the_site_stay_inside_out(fake, capsys, tmp_path):

@@ -100,11 +100,10 @@ def check_lines(fake, capsys):
 def test_publish_is_idempotent(fake, capsys):
     competition(fake)
     code, out, err = run(fake, capsys, "publish", "1")
-    assert code == 0 and out.strip() == ("competition 1 published: visitors see its pages; participants can "
-                                         "register"), err
+    assert code == 0 and out.strip().startswith("competition 1 published"), err
     assert fake.competitions[1]["published"] is True
     code, out, err = run(fake, capsys, "publish", "1")
-    assert code == 0 and out.strip() == "competition 1 is published already: unchanged"
+    assert code == 0 and out.strip().startswith("competition 1 ") and out.strip().endswith(": unchanged")
     assert fake.competitions[1]["published"] is True  # the toggle was not called again
 
 
@@ -118,33 +117,38 @@ def test_the_lifecycle_attaches_each_phases_data_when_due_and_check_says_closed_
     # Evaluation opens: public data, kit and the blind stand-in; Post-Evaluation's gold stays
     code, out, err = run(fake, capsys, "release", "1", "Evaluation", str(folder))
     assert code == 0, err
-    assert "uploaded test-blind_reference_data.zip" in out and "task Evaluation task (id 11) now scores on test-blind_reference_data.zip" in out
+    assert "uploaded test-blind_reference_data.zip" in out
+    assert any("task Evaluation task (id 11)" in line and "test-blind_reference_data.zip" in line
+               for line in out.splitlines() if "uploaded" not in line), out  # what the task scores on now
     assert stored(fake, reference_key(comp, 1)) == BLIND
     assert [patch for patch in fake.task_patches if patch[0] == 11][0][1]["reference_data"] == reference_key(comp, 1)
     code, out, err = run(fake, capsys, "release", "1", "Evaluation", str(folder))
     assert code == 0 and "uploaded" not in out
     assert re.search(r"reference data already [^\n]*test-blind_reference_data.zip[^\n]*: unchanged", out)
     code, out, err = run(fake, capsys, "release", "1", "Post-Evaluation", str(folder))
-    assert code == 0 and "reference data still the placeholder of test_reference_data.zip (gold;" in out
+    assert code == 0 and any("placeholder" in line and "test_reference_data.zip (gold;" in line
+                             for line in out.splitlines()), out
     lines = check_lines(fake, capsys)
     assert lines[1].startswith("open    reference data by key: phase Evaluation") and "stand-in" in lines[1]
     assert lines[2].startswith("closed  reference data by key: phase Post-Evaluation")
     # the gold before Evaluation has ended: refused, nothing changed
     gold = str(folder / "gold" / "test_reference_data.zip")
     code, out, err = run(fake, capsys, "attach-gold", "1", "Post-Evaluation", gold)
-    assert code == 1 and "phase Evaluation (id 11) has not ended on the site" in err
+    assert code == 1 and err.count("\n") == 1 and "phase Evaluation (id 11)" in err and "ended" in err
     assert not [patch for patch in fake.task_patches if patch[0] == 12]
     # Evaluation ended: the gold goes up, once
     comp["phases"][1]["end"] = "2021-01-01T00:00:00Z"
     code, out, err = run(fake, capsys, "attach-gold", "1", "Post-Evaluation", gold)
     assert code == 0, err
-    assert "task Post-Evaluation task (id 12) now scores on test_reference_data.zip" in out
-    assert "the site migrates the board's entries of phase Evaluation (id 11) then" in out
+    assert any("task Post-Evaluation task (id 12)" in line and "test_reference_data.zip" in line
+               for line in out.splitlines() if "uploaded" not in line), out
+    assert any("migrates" in line and "phase Evaluation (id 11)" in line for line in out.splitlines()), out
     assert stored(fake, reference_key(comp, 2)) == GOLD_ZIP
     code, out, err = run(fake, capsys, "attach-gold", "1", "Post-Evaluation", gold)
     assert code == 0 and "unchanged" in out and "uploaded" not in out
     lines = check_lines(fake, capsys)
-    assert lines[2].startswith("open    reference data by key: phase Post-Evaluation") and "due, phase Evaluation (id 11) ended" in lines[2]
+    assert lines[2].startswith("open    reference data by key: phase Post-Evaluation") and "due" in lines[2] \
+        and "phase Evaluation (id 11)" in lines[2]
 
 
 def test_the_gold_zip_must_be_the_one_the_placeholder_stands_for(fake, capsys, tmp_path):
@@ -153,8 +157,8 @@ def test_the_gold_zip_must_be_the_one_the_placeholder_stands_for(fake, capsys, t
     other = tmp_path / "dev_reference_data.zip"
     other.write_bytes(GOLD_ZIP)
     code, out, err = run(fake, capsys, "attach-gold", "1", "Post-Evaluation", str(other))
-    assert code == 1 and "its placeholder stands for test_reference_data.zip (gold; tracks t6_st1, sha256 " in err
-    assert err.endswith("), not dev_reference_data.zip\n")
+    assert code == 1 and err.count("\n") == 1  # the zip it names (tracks, sha256), and the one given
+    assert "test_reference_data.zip (gold; tracks t6_st1, sha256 " in err and "dev_reference_data.zip" in err
 
 
 def test_a_migration_before_the_gold_is_re_run_and_fact_sheets_are_copied(fake, capsys, tmp_path):
@@ -171,7 +175,8 @@ def test_a_migration_before_the_gold_is_re_run_and_fact_sheets_are_copied(fake, 
                                                                                   "test_reference_data.zip"))
     assert code == 0, err
     assert sorted(fake.reruns) == sorted(c["id"] for c in copies)
-    assert "migrated before the gold was there, failed): re-run as submission" in out
+    for copy in copies:  # each failed copy named, and re-run
+        assert any("submission %d " % copy["id"] in line and "re-run" in line for line in out.splitlines()), out
     for copy in copies:
         copy["status"], copy["fact_sheet_answers"] = "Finished", None
     fresh = [s for s in fake.submissions if s["phase"] == comp["phases"][2]["id"] and s["id"] not in
@@ -180,11 +185,11 @@ def test_a_migration_before_the_gold_is_re_run_and_fact_sheets_are_copied(fake, 
         item["fact_sheet_answers"] = None
     code, out, err = run(fake, capsys, "copy-fact-sheets", "1", "Post-Evaluation")
     assert code == 0, err
-    assert "4 migrated submissions given their fact sheet" in out  # the copies and their re-runs
+    assert "4 migrated submissions" in out  # the copies and their re-runs
     for copy, source in zip(copies, sources):
         assert copy["fact_sheet_answers"] == source["fact_sheet_answers"]
     code, out, err = run(fake, capsys, "copy-fact-sheets", "1", "Post-Evaluation")
-    assert code == 0 and "0 migrated submissions given their fact sheet, 4 unchanged" in out
+    assert code == 0 and "0 migrated submissions" in out and "4 unchanged" in out
 
 
 def test_check_reports_a_board_entrys_file_closed_when_the_phase_hides_output(fake, capsys):
@@ -192,8 +197,9 @@ def test_check_reports_a_board_entrys_file_closed_when_the_phase_hides_output(fa
     entry = fake.add_submission(comp, 1, "participant1", b"PK predictions")
     code, out, err = run(fake, capsys, "check", "1")
     assert code == 0, err
-    assert ("closed  details (submitted file, logs, outputs) of submission %d (phase Evaluation (id 11)): a visitor gets "
-            "HTTP 403" % entry["id"]) in out
+    line = next(line for line in out.splitlines() if line.startswith(
+        "closed  details (submitted file, logs, outputs) of submission %d (phase Evaluation (id 11))" % entry["id"]))
+    assert "HTTP 403" in line
     comp["phases"][1]["hide_output"] = False
     code, out, err = run(fake, capsys, "check", "1")
     assert "OPEN    details (submitted file, logs, outputs) of submission %d (phase Evaluation (id 11))" % entry["id"] in out
@@ -213,7 +219,7 @@ def test_baselines_are_submitted_once_from_the_organisers_account_marked(fake, c
     # the fake's phases are named as the build names them
     code, out_text, err = run(fake, capsys, "baselines", "1", "Development", str(bundle))
     assert code == 0, err
-    assert "submitted the random baseline" in out_text and 'team "Baseline (organisers)"' in out_text
+    assert "random baseline" in out_text and 'team "Baseline (organisers)"' in out_text
     mine = [s for s in fake.submissions if s["owner"] == "organiser"]
     assert len(mine) == 1 and mine[0]["phase"] == comp["phases"][0]["id"]
     assert mine[0]["fact_sheet_answers"]["team_name"] == "Baseline (organisers)"
@@ -225,7 +231,7 @@ def test_baselines_are_submitted_once_from_the_organisers_account_marked(fake, c
     assert len([s for s in fake.submissions if s["owner"] == "organiser"]) == 1
     # a later phase's public data is not in the upload: said, not guessed
     code, out_text, err = run(fake, capsys, "baselines", "1", "Evaluation", str(bundle))
-    assert code == 1 and "holds no public data of phase Evaluation" in err
+    assert code == 1 and err.count("\n") == 1 and "public data" in err and "phase Evaluation" in err
 
 
 def test_a_per_track_release_sets_each_competitions_stand_in_from_its_own_folder(fake, capsys, tmp_path):
@@ -255,8 +261,8 @@ def test_a_release_before_the_phase_starts_says_it_is_public_from_now_on(fake, c
     folder = release(tmp_path)
     code, out, err = run(fake, capsys, "release", "1", "Evaluation", str(folder))
     assert code == 0, err
-    assert "note: the phase starts" not in out
+    assert "note: " not in out
     code, out, err = run(fake, capsys, "release", "1", "Post-Evaluation", str(folder))
     assert code == 0, err
-    assert "phase Post-Evaluation (id 12): note: the phase starts 2099-01-02T00:00:00Z; what this release uploads " \
-           "can be taken by anyone from now on" in out
+    assert any("phase Post-Evaluation (id 12): note: " in line and "2099-01-02T00:00:00Z" in line
+               and "anyone" in line for line in out.splitlines()), out

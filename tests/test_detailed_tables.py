@@ -1,5 +1,5 @@
-"""The detailed results' intervals and per-track tables (issue 24): every ranking score's 95%
-bootstrap interval on the Development page equals score_locally.py's; the Test page ("scores")
+"""The detailed results' intervals and per-track tables: every ranking score's 95% bootstrap
+interval on the Development page equals score_locally.py's; the Test page ("scores")
 shows none of them."""
 
 from __future__ import annotations

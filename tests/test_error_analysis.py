@@ -1,9 +1,10 @@
 """The local error analysis of nlu and absita (score.py --items DIR writes DIR/error_analysis.html),
-on small cases computed by hand: exact highlighted HTML, the worst items first; and the sample
-submission's page shows items of every track."""
+on small cases computed by hand: the numbers of each item, its tokens or terms marked by how they
+matched, the worst items first; and the sample submission's page shows items of every track."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -11,7 +12,16 @@ import pytest
 
 from conftest import ROOT, run_score
 from scorer.machinery.lcs import lcs_alignment
+from scorer.tracks import nlu
 from scorer.tracks.registry import TRACKS
+
+
+def marked_boxes(part: str):
+    """(side label, its marked tokens as ``class:text``) of each marked text box in ``part``."""
+    boxes = re.findall(r'<div class="marked"><span class="side">(.*?)</span><div class="text-box">(.*?)</div></div>',
+                       part)
+    return [(side, " ".join("%s:%s" % mark for mark in re.findall(r'<mark class="(\w)"[^>]*>(.*?)</mark>', box)))
+            for side, box in boxes]
 
 
 def test_lcs_alignment_marks_one_longest_common_subsequence():
@@ -32,22 +42,15 @@ def test_nlu_error_analysis_by_hand(tmp_path):
     assert run.returncode == 0, run.stderr
     text = (run.items / "error_analysis.html").read_text(encoding="utf-8")
     section = text.split('<h2 id="nlu">', 1)[1]
-    assert ("<p class=\"note\">Error of an item: 1 − the id&#x27;s score, (q&#x27; ratio + r&#x27; ratio) / 2 of "
-            "its best gold answer.</p>") in section
+    assert html.escape(nlu.ITEM_ERROR) in section  # the track's own measure of an item's error
     assert re.findall(r"<h3>item (.*?): error (.*?)</h3>", section) == [("&#x27;3&#x27;", "1"), ("&#x27;1&#x27;", "0.3")]
-    one = section.split("<h3>item &#x27;1&#x27;: error 0.3</h3>\n", 1)[1]
-    assert one.startswith(
-        '<p class="facts">score: 0.7000; q&#x27;: 0.4000; r&#x27;: 1.0000; gold answer: 1 of 2 (the best)</p>\n'
-        '<div class="marked"><span class="side">q&#x27; gold</span><div class="text-box">'
-        '<mark class="b" title="in both">a</mark> <mark class="g" title="gold only">b</mark> '
-        '<mark class="b" title="in both">c</mark> <mark class="g" title="gold only">d</mark></div></div>\n'
-        '<div class="marked"><span class="side">q&#x27; predicted</span><div class="text-box">'
-        '<mark class="b" title="in both">a</mark> <mark class="p" title="predicted only">x</mark> '
-        '<mark class="b" title="in both">c</mark></div></div>\n'
-        '<div class="marked"><span class="side">r&#x27; gold</span><div class="text-box">'
-        '<mark class="b" title="in both">x</mark> <mark class="b" title="in both">y</mark></div></div>\n'
-        '<div class="marked"><span class="side">r&#x27; predicted</span><div class="text-box">'
-        '<mark class="b" title="in both">x</mark> <mark class="b" title="in both">y</mark></div></div>\n')
+    one = section.split("<h3>item &#x27;1&#x27;: error 0.3</h3>\n", 1)[1].split("<h3>", 1)[0]
+    facts = html.unescape(re.search(r'<p class="facts">(.*?)</p>', one).group(1))
+    assert re.findall(r"[0-9.]+", facts) == ["0.7000", "0.4000", "1.0000", "1", "2"]  # score, q', r', answer 1 of 2
+    # each side's tokens, marked by the one LCS alignment: b both, g gold only, p predicted only
+    assert marked_boxes(one) == [
+        ("q&#x27; gold", "b:a g:b b:c g:d"), ("q&#x27; predicted", "b:a p:x b:c"),
+        ("r&#x27; gold", "b:x b:y"), ("r&#x27; predicted", "b:x b:y")]
     assert "a x c" not in (run.output / "detailed_results.html").read_text(encoding="utf-8")
 
 
@@ -75,22 +78,19 @@ def test_absita_error_analysis_by_hand(tmp_path):
     # r3: ATE exact: 0; ABSA: the polarities differ, no match: 1 + 1 = 2; score 0. r2: perfect, not listed.
     assert re.findall(r"<h3>item (.*?): error (.*?)</h3>", section) == [("&#x27;r1&#x27;", "7"), ("&#x27;r3&#x27;", "2")]
     r1 = section.split("<h3>item &#x27;r1&#x27;: error 7</h3>\n", 1)[1]
-    assert r1.startswith(
-        '<p class="facts">score (gold / predicted): 3 / 4</p>\n'
-        '<div class="marked"><span class="side">review</span><div class="text-box">'
-        '<mark class="h" title="predicted: La batteria (partial)">La </mark>'
-        '<mark class="h" title="gold: batteria (partial); predicted: La batteria (partial)">batteria</mark>'
-        ' dura poco ma lo <mark class="g" title="gold: schermo (missed)">schermo</mark> è ottimo.</div></div>\n'
-        '<div class="scroll"><table><tr><th class="text">side</th><th class="text">term</th>'
-        '<th class="text">polarity</th><th class="text">ATE match</th><th class="text">ABSA match</th></tr>\n'
-        '<tr><td class="text">gold</td><td class="text">batteria</td><td class="text">negative</td>'
-        '<td class="text">partial</td><td class="text">partial</td></tr>\n'
-        '<tr><td class="text">gold</td><td class="text">schermo</td><td class="text">positive</td>'
-        '<td class="text">missed</td><td class="text">missed</td></tr>\n'
-        '<tr><td class="text">predicted</td><td class="text">La batteria</td><td class="text">negative</td>'
-        '<td class="text">partial</td><td class="text">partial</td></tr>\n'
-        '<tr><td class="text">predicted</td><td class="text">prezzo</td><td class="text">positive</td>'
-        '<td class="text">false</td><td class="text">false</td></tr>\n</table></div>\n')
+    r1 = r1.split("<h3>", 1)[0]
+    facts = html.unescape(re.search(r'<p class="facts">(.*?)</p>', r1).group(1))
+    assert re.findall(r"[0-9]+", facts) == ["3", "4"]  # the gold and the predicted score
+    # the review with its terms marked by how they matched (each mark's title: gold and predicted terms, match)
+    marks = re.findall(r'<mark class="(\w)" title="([^"]*)">(.*?)</mark>', r1)
+    assert marks == [("h", "predicted: La batteria (partial)", "La "),
+                     ("h", "gold: batteria (partial); predicted: La batteria (partial)", "batteria"),
+                     ("g", "gold: schermo (missed)", "schermo")]
+    rows = [re.findall(r'<td class="text">(.*?)</td>', row) for row in re.findall(r"<tr><td.*?</tr>", r1)]
+    assert rows == [["gold", "batteria", "negative", "partial", "partial"],  # side, term, polarity, ATE, ABSA
+                    ["gold", "schermo", "positive", "missed", "missed"],
+                    ["predicted", "La batteria", "negative", "partial", "partial"],
+                    ["predicted", "prezzo", "positive", "false", "false"]]
     r3 = section.split("<h3>item &#x27;r3&#x27;: error 2</h3>\n", 1)[1]
     assert ('<mark class="b" title="gold: prezzo (exact); predicted: prezzo (exact)">prezzo</mark>' in r3
             and '<td class="text">gold</td><td class="text">prezzo</td><td class="text">positive</td>'
@@ -124,8 +124,8 @@ def test_nlu_error_analysis_shows_the_arguments_with_the_explanations_in_them(tm
                     {"aicup2022_nlu.csv": 'id,q,r\n1,"c d","q w"\n'}, items=True)
     assert run.returncode == 0, run.stderr
     text = (run.items / "error_analysis.html").read_text(encoding="utf-8")
-    assert ('<div class="marked"><span class="side">q (the argument; explanations marked where they occur in it)'
-            '</span><div class="text-box">a <mark class="g" title="gold">b </mark><mark class="b" title="gold and '
-            'predicted">c</mark><mark class="p" title="predicted"> d</mark> e</div></div>') in text
-    assert ('<span class="side">r (the argument; explanations marked where they occur in it)</span><div '
-            'class="text-box">x <mark class="g" title="gold">y</mark> z</div>') in text  # "q w" is not in r
+    boxes = dict((side.split(" ", 1)[0], box) for side, box in re.findall(
+        r'<span class="side">(.*?)</span><div class="text-box">(.*?)</div>', text))
+    assert re.sub(r' title="[^"]*"', "", boxes["q"]) == (
+        'a <mark class="g">b </mark><mark class="b">c</mark><mark class="p"> d</mark> e')  # where each occurs in q
+    assert re.sub(r' title="[^"]*"', "", boxes["r"]) == 'x <mark class="g">y</mark> z'  # "q w" is not in r

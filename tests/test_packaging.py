@@ -108,7 +108,7 @@ def test_the_three_tools_decide_alike_and_print_the_same_warnings(phase, tmp_pat
     local = _run(KIT / "score_locally.py", archive, "--ref", REFERENCE, "--out", tmp_path / "out",
                  "--resamples", 0, cwd=tmp_path)
     checked = _run(KIT / "check_format.py", archive, "--public", public, cwd=tmp_path)
-    # check_format exits 1 when a file meant for a track was ignored (issue 31): the platform accepts it
+    # check_format exits 1 when a file meant for a track was ignored: the platform accepts it
     expected_check = 1 if packaging == "misnamed files" else platform.returncode
     assert platform.returncode == local.returncode and checked.returncode == expected_check, (
         platform.stderr, local.stderr, checked.stderr)
@@ -127,19 +127,20 @@ def test_the_three_tools_decide_alike_and_print_the_same_warnings(phase, tmp_pat
     if packaging in expected_notes:
         assert any(expected_notes[packaging] in line for line in said), said
     if packaging == "one broken file":
-        assert platform.returncode == 1 and "because of the problems of nlp4if2019_flc.tsv" in checked.stderr
+        verdict = checked.stderr.strip().splitlines()[-1]
+        assert platform.returncode == 1 and "FAIL" in verdict and "nlp4if2019_flc.tsv" in verdict
         return
     assert platform.returncode == 0, platform.stderr
     last = {name: run.stdout.strip().splitlines()[-1] for name, run in (("local", local), ("checked", checked))}
     if packaging in ("misnamed files", "notes beside the files"):
-        for line in last.values():  # never "every file was scored" when a file was ignored
-            assert "every file in it was" not in line and ("NOT scored:" in line or "NOT read and checked:" in line), line
-        assert "NOT read and checked:" in last["checked"]  # check_format prints no score: it speaks of none
+        for line in last.values():  # accepted, but never for every file when a file was ignored: it says which
+            assert line.startswith("platform: ") and "accepted" in line and "NOT " in line, line
+        assert "NOT scored" not in last["checked"]  # check_format prints no score: it speaks of none
         assert "absita.ndjson" in last["checked"] or packaging != "misnamed files"
         assert "t6_st1: not entered" in checked.stdout or packaging != "misnamed files"
     else:
-        assert last == {"local": "platform: this submission would be accepted; every file in it was scored",
-                        "checked": "platform: this submission would be accepted; every file in it was read and checked"}
+        for line in last.values():
+            assert line.startswith("platform: ") and "accepted" in line and "NOT " not in line, line
     if packaging in ("flat", "BOM with CRLF", "wrapped folder"):  # the same scores, however packed
         assert (tmp_path / "out" / "scores.txt").read_text() == (tmp_path / "output" / "scores.txt").read_text()
 
@@ -154,13 +155,12 @@ def test_items_that_is_a_file_is_one_line(phase, tmp_path):
     run = _run(KIT / "score_locally.py", archive, "--ref", REFERENCE, "--out", tmp_path / "out", "--items", notes,
                "--resamples", 0, cwd=tmp_path)
     assert run.returncode == 2 and notes.read_text() == "mine\n"
-    assert run.stderr.strip().splitlines() == [
-        "score_locally: --items %s exists and is not a folder; choose a folder (it receives the per-item files "
-        "and error_analysis.html)" % notes]
+    (line,) = run.stderr.strip().splitlines()
+    assert line.startswith("score_locally: --items %s " % notes) and "not a folder" in line
     under_a_file = _run(KIT / "score_locally.py", archive, "--ref", REFERENCE, "--out", tmp_path / "out",
                         "--items", notes / "items", "--resamples", 0, cwd=tmp_path)
     assert under_a_file.returncode == 2 and len(under_a_file.stderr.strip().splitlines()) == 1
-    assert "cannot be written (Not a directory); choose another folder" in under_a_file.stderr
+    assert "--items %s" % (notes / "items") in under_a_file.stderr and "Not a directory" in under_a_file.stderr
     # score.py itself (organisers run it with --items too)
     (tmp_path / "input" / "res").mkdir(parents=True)
     os.symlink(REFERENCE, tmp_path / "input" / "ref")

@@ -69,7 +69,7 @@ def test_on_the_v15_worker_the_watcher_uploads_the_complete_page_on_every_exit_p
         assert elapsed >= V15_WATCHER_WAIT_SECONDS
         assert final and uploaded == final, (name, len(uploaded), len(final))
         assert outputs == ["detailed_results.html", "scores.json", "scores.txt"]
-    # The control: without the wait, the watcher never sees the finished page (issue 12, point 5).
+    # The control: without the wait, the watcher never sees the finished page.
     process, elapsed, final, uploaded, _ = results["no v1.5 layout"]
     assert process.returncode == 0  # (no wall-clock bound: the page it missed shows it did not wait)
     assert final and uploaded != final

@@ -66,7 +66,6 @@ def test_the_paper_tables_mark_the_kits_baselines(with_and_without):
     assert re.search(r"^\|\s+–\s+\| Random baseline\s+\| kit: random, seed 42\s+\|.*\|\s+–\s+\|\s+–\s+\|", md, re.M)
     tex = (with_and_without / "with" / "results.tex").read_text(encoding="utf-8")
     assert re.search(r"^-- & \\raggedright Random baseline & .* & \[[0-9.]+, [0-9.]+\] & -- & -- ", tex, re.M)
-    assert "baselines take no rank and no group" in tex
     html = (with_and_without / "with" / "index.html").read_text(encoding="utf-8")
     assert "Random baseline" in html and "Majority baseline" in html
 
@@ -102,8 +101,8 @@ def test_migrated_names_each_rows_copy_on_the_next_phases_board(setup, codabench
         assert sorted((row["owner"], row["submission"], row["migrated_submission"]) for row in rows) == [
             ("alice_x", "482", "603"), ("bob_the_builder", "483", "602"), ("carol", "485", "")], board
     warned = [line for line in capsys.readouterr().err.splitlines() if "--migrated" in line]
-    assert len(warned) == 1 and "no submission of carol with the predictions of 485" in warned[0]
+    assert len(warned) == 1 and "carol" in warned[0] and "485" in warned[0]  # the row without a copy
     with pytest.raises(SystemExit) as refused:
         _rank(codabench_bulk, tmp_path / "again", "--migrated", str(codabench_bulk))
-    assert "the download's own phase (PhaseId 77)" in str(refused.value.code)
+    assert "PhaseId 77" in str(refused.value.code)  # the phase both downloads are of
     assert not (tmp_path / "again" / "t6_st1.csv").exists()

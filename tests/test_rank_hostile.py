@@ -454,7 +454,7 @@ def test_the_paper_s_own_words_and_baselines_read_right(setup, tmp_path):  # noq
     assert "Organisers' baseline \\textit{(baseline)}" not in tex and "Majority \\textit{(baseline)}" in tex
 
 
-# --- a bulk name that reads two ways (issue 44, class 6) --------------------------------------------
+# --- a bulk name that reads two ways -----------------------------------------------------------------
 
 IMPOSTOR = "alice_PhaseId7_2027-03-02_00-00_x"  # a user name holding the bulk pattern
 ALICE_MEMBER = "12_alice_PhaseId7_2027-03-01_00-00_sub.zip"

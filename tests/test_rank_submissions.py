@@ -398,7 +398,7 @@ def test_codabench_bulk_download_one_row_per_team(setup, codabench_bulk, tmp_pat
     skipped = read_table(out / "not_ranked.csv")
     assert [(row["team"], row["submission"]) for row in skipped] == [("alice_x", "480")]
     text = (out / "index.html").read_text(encoding="utf-8")
-    assert "cannot show which submissions failed on the platform" in text
+    assert "failed on the platform" in text  # what a download cannot show
 
 
 def test_codabench_results_export_takes_exactly_the_boards_entries(setup, codabench_bulk, tmp_path):

@@ -1,4 +1,4 @@
-"""The upload as organisers run a competition now: every key in one table, the Test inputs held
+"""The upload as organisers run a competition: every key in one table, the Test inputs held
 back, the organiser's own tracks, one competition per track, the fact sheet, clean failures."""
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def test_the_checker_reads_the_fact_sheet_of_the_upload(tmp_path):
         archive.writestr("competition.yaml", yaml.safe_dump(written))
     report = Report()
     check_codabench_unpacker(CheckedUpload(str(path)), report)
-    assert any("fact_sheet: question team_name must have exactly the fields" in line for line in report.problems)
+    assert any("fact_sheet: question team_name" in line for line in report.problems)  # the key and the question
 
 
 # --- Test inputs held back -----------------------------------------------------------------------------
@@ -255,8 +255,8 @@ def test_no_test_text_in_anything_participants_get_before_the_test_phase(marked_
 
 
 def test_a_test_id_in_a_development_submission_gets_no_hint(tmp_path):
-    """Even where the Development reference data names the Test ids (the build no longer writes
-    them there), one Test id added to a Development submission is just an unknown id."""
+    """Even where the Development reference data names the Test ids (a hand-made one: the build
+    never writes them there), one Test id added to a Development submission is just an unknown id."""
     from bundle.public_data import derive_public_data, public_ids
     from baselines import write_submission
     dev, test = ROOT / "reference_data" / "dev", ROOT / "reference_data" / "test"
@@ -271,7 +271,7 @@ def test_a_test_id_in_a_development_submission_gets_no_hint(tmp_path):
     records.append(dict(records[0], id=test_ids[name][0]))
     (tmp_path / "sub" / name).write_text(json.dumps(records), encoding="utf-8")
     run = run_score(tmp_path, ref, {p.name: p for p in (tmp_path / "sub").iterdir()})
-    assert run.returncode == 1 and "1 meme ids are not in this phase" in run.stderr
+    assert run.returncode == 1 and run.stderr.startswith("%s: 1 " % name)  # the file, one unknown id
     outputs = run.stdout + run.stderr + "".join(p.read_text(encoding="utf-8") for p in run.output.iterdir())
     assert "Test" not in outputs and "other phase" not in outputs
 
@@ -316,7 +316,7 @@ def test_a_three_track_competition_builds_checks_and_scores_only_its_tracks(tmp_
     build = subprocess.run([sys.executable, "build_bundle.py", "--out", str(tmp_path / "dist")], cwd=str(repo),
                            capture_output=True, text=True)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    assert "check: the upload's runs pass on both platforms" in build.stdout
+    assert "check: the upload's runs pass" in build.stdout
     keys = [key for track in TRACKS if track.name in chosen for key in track.keys]
     for layout in ("v1.5", "codabench"):
         assert "%s, phase Post-Evaluation, sample submission: exit 0, %d leaderboard scores" % (layout, len(keys)) \
@@ -348,8 +348,7 @@ def test_gold_of_a_track_outside_the_competition_is_left_out_with_a_note(tmp_pat
     assert problems_of(config) == []
     from bundle.gold import left_out
     notes = left_out(config, str(ROOT / "reference_data"), TRACKS)
-    assert len(notes) == 2 and all("gold of track flc, which has no column in competition.yaml: left out" in n
-                                   for n in notes)
+    assert len(notes) == 2 and all("track flc" in n and "competition.yaml" in n and "left out" in n for n in notes)
 
 
 def test_one_competition_per_track(tmp_path):
@@ -479,6 +478,6 @@ def test_the_checker_refuses_an_upload_that_gives_the_test_phase_away(marked_bui
     assert report.problems == []
     check_later_phases_held_back(upload, report)
     text = "\n".join(report.problems)
-    assert "upload: stray.zip is named by neither yaml" in text
-    assert "Codabench: phase Evaluation: public_data is in the upload" in text
-    assert "Codabench: solution test_sample_submission.zip belongs to a later phase's task" in text
+    assert "upload: stray.zip " in text  # each problem names the entry, or the phase and the key
+    assert "Codabench: phase Evaluation: public_data " in text
+    assert "Codabench: solution test_sample_submission.zip " in text

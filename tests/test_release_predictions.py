@@ -72,7 +72,7 @@ def released(ranked):
     process = _run(RELEASE + ["--out", out, "--results", ranked / "results", "--download", ranked / "evaluation.zip",
                               "--gold", "Post-Evaluation"])
     assert process.returncode == 0, process.stderr
-    assert "the predictions of its 3 ranked rows" in process.stdout
+    assert "3 ranked rows" in process.stdout
     return out
 
 
@@ -100,8 +100,7 @@ def test_verify_reproduces_every_ranked_cell_with_the_wheel(released):
     process = _run(RELEASE + ["--verify", released])
     assert process.returncode == 0, process.stderr
     last = process.stdout.strip().splitlines()[-1]
-    assert "the predictions of 3 rows re-scored with scorer/shared_task_scorer-" in last
-    assert "every ranked cell of the tables" in last
+    assert "3 rows" in last and "scorer/shared_task_scorer-" in last  # how many, by which wheel
 
 
 def test_verify_names_a_cell_a_changed_prediction_no_longer_gives(released, tmp_path):
@@ -144,5 +143,5 @@ def test_verify_on_python_3_7_and_the_newest(released):
     process = _run(RELEASE + ["--verify", released, "--python", oldest, "--python", newest])
     assert process.returncode == 0, process.stderr
     last = process.stdout.strip().splitlines()[-1]
-    assert "on Python 3.7." in last and "every ranked cell of the tables" in last
+    assert "3 rows" in last and "on Python 3.7." in last
     assert Path(newest).resolve().parent.parent.name in last  # (the newest's version: its pyenv folder)

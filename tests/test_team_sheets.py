@@ -66,21 +66,21 @@ def test_codabench_s_names_of_a_submission_are_applied(codabench_bulk, tmp_path)
 def test_a_row_naming_no_submission_stops_the_run_with_one_line(v15_bulk, tmp_path, capsys):
     message = _stopped(v15_bulk, "submission,team\nalice - 1,Alpha\nalice-1,Alpha again\nnobody,Ghost\n",
                        tmp_path / "out", capsys)
-    assert "line 3: 'alice-1' names no submission of the download (did you mean 'alice - 1'?)" in message
-    assert "the download's 2 submissions, the first: '1', 'alice - 1 submission.zip', 'alice', 'alice - 1'" in message
-    assert "1 more rows name none" in message
+    assert "line 3: 'alice-1' " in message and "'alice - 1'?" in message  # the row, and the near name
+    assert "'1', 'alice - 1 submission.zip', 'alice', 'alice - 1'" in message  # the names the download has
+    assert "1 more" in message  # the other row that names none
 
 
 def test_a_row_naming_several_participants_stops_the_run(codabench_bulk, tmp_path, capsys):  # noqa: F811
     message = _stopped(codabench_bulk, "predictions.zip,Somebody\n", tmp_path / "out", capsys)
-    assert "line 1: 'predictions.zip' names the submissions of 4 participants (alice_x, bob_the_builder, carol, " \
-           "dave)" in message
+    assert "line 1: 'predictions.zip' " in message and "4 participants (alice_x, bob_the_builder, carol, dave)" in message
 
 
 def test_two_rows_giving_one_submission_two_teams_stop_the_run(codabench_bulk, tmp_path, capsys):  # noqa: F811
     with pytest.raises(SystemExit) as stopped:
         _rank(codabench_bulk, "submission,team\n483,Builders\n483 ,Others\n", tmp_path / "out")
-    assert str(stopped.value.code).endswith(", lines 2 and 3: both name 483, as Builders and as Others; keep one")
+    message = str(stopped.value.code)
+    assert "lines 2 and 3" in message and "483" in message and "Builders" in message and "Others" in message
 
 
 def test_the_submissions_export_s_rows_of_another_phase_are_warnings(codabench_bulk, tmp_path, capsys):  # noqa: F811
@@ -91,5 +91,5 @@ def test_the_submissions_export_s_rows_of_another_phase_are_warnings(codabench_b
     out = tmp_path / "out"
     assert _rank(codabench_bulk, export, out) == 0
     warned = [line for line in capsys.readouterr().err.splitlines() if "301" in line]
-    assert len(warned) == 1 and "names no submission of the download" in warned[0]
+    assert len(warned) == 1  # one warning line for the other phase's row
     assert "bob_the_builder" in [row["team"] for row in read_table(out / "t6_st1.csv")]

@@ -1,4 +1,4 @@
-"""One module owns each track (issue 14): a track's file names are written in code only in its
+"""One module owns each track: a track's file names are written in code only in its
 module; the build, the starting kit, the sample-data tool and the benchmark ask the registry.
 And the sample gold of ``reference_data/`` is what the track modules write from the default seed."""
 

@@ -116,7 +116,7 @@ class ArticleFolder(ArticleFiles, ArticlePublicSide):
                     problems: Problems, techniques: Sequence[str], any_technique: Optional[str]) -> SpanStatistics:
         """Per article (gold order) and technique, the span statistics; overlapping predictions are
         problems under the "error" policy (reported in submission order), and then, as after any
-        problem, statistics are no longer computed."""
+        problem, statistics stop being computed."""
         policy = options.overlapping_predictions
         statistics = SpanStatistics(techniques, confusions=options.detailed_results == "full"
                                     and any_technique is None and len(self.techniques) > 1)

@@ -85,7 +85,7 @@ def label_positions(points: Sequence[Tuple[float, float, str]], lowest: float, h
                        for other in placed):
                 chosen = (box, baseline)
                 break
-        if chosen is None:  # (a crowded column: beside the point, as before)
+        if chosen is None:  # (a crowded column: beside its point, whatever it overlaps)
             chosen = ((left, py - 4 - LABEL_ASCENT, left + width, py - 4 + LABEL_HEIGHT - LABEL_ASCENT), py - 4)
         placed.append(chosen[0])
         positions.append((left, chosen[1]))

@@ -5,9 +5,9 @@ The v1.5 worker (``codalab/competitions-v1-compute-worker``, ``worker.py`` and
 that sleeps 1 s and then runs ``entr -d``, which uploads the file when it starts and when it
 changes, and exits whenever a new file appears in ``output/``; the worker kills the watcher
 within a second of the scorer's exit and re-uploads afterwards only if the file is still empty.
-A scorer that exits right after writing its files leaves the participant a 0-byte page. Measured
-with the real worker and watcher, staying alive 3 s after the last write (creating nothing new
-in ``output/`` meanwhile) gets the complete page uploaded; 5 s leaves a margin on a loaded worker.
+A scorer that exits right after writing its files leaves the participant a 0-byte page. With the
+real worker and watcher, staying alive 3 s after the last write (creating nothing new in
+``output/`` meanwhile) gets the complete page uploaded; 5 s leaves a margin on a loaded worker.
 
 Only that layout waits: its working directory is named ``run``, ``run/program`` is this program's
 own folder, and ``run/input/metadata`` exists. Codabench (cwd ``/app/program``), the starting

@@ -164,7 +164,7 @@ def test_release_out_holding_its_own_sha256sums_is_left_alone(tmp_path):
     before = snapshot(thesis)
     process = _run(RELEASE + ["--out", thesis])
     assert process.returncode == 2 and "Traceback" not in process.stderr
-    assert "holds something other than an earlier release" in one_line(process.stderr)
+    assert "--out %s: " % thesis in one_line(process.stderr)  # refused, in one line naming it
     assert snapshot(thesis) == before
 
 
@@ -176,7 +176,7 @@ def test_release_out_whose_sums_match_but_are_not_a_release_is_left_alone(tmp_pa
     before = snapshot(folder)
     process = _run(RELEASE + ["--out", folder])
     assert process.returncode == 2
-    assert "does not list a release's files" in one_line(process.stderr)
+    assert "--out %s: " % folder in one_line(process.stderr) and "SHA256SUMS" in process.stderr
     assert snapshot(folder) == before
 
 
@@ -234,7 +234,8 @@ def test_download_into_a_folder_of_ones_own_files_is_refused(fake, capsys, tmp_p
     (folder / "failed.txt").write_text("my own list", encoding="utf-8")
     before = snapshot(folder)
     code, out, err = client(fake.url, capsys, "download", "1", "Test", str(folder))
-    assert code == 1 and "a folder that holds files of its own" in one_line(err)
+    line = one_line(err)  # refused, naming a file of its own; the folder untouched
+    assert code == 1 and line.startswith("codabench: OUT ") and ("failed.txt" in line or "results.json" in line)
     assert snapshot(folder) == before
     existing = tmp_path / "a_file"
     existing.write_text("x", encoding="utf-8")
@@ -254,7 +255,8 @@ def test_rank_submissions_out_of_ones_own_files_is_refused_and_its_own_output_re
     argv = [str(submissions), "--ref", str(t6_ref), "--resamples", "5", "--quiet", "--out"]
     with pytest.raises(SystemExit) as raised:
         rank_submissions.main(argv + [str(mine)])
-    assert "which this tool did not write" in str(raised.value)
+    message = str(raised.value)  # refused in one line, naming what the folder holds
+    assert message.startswith("rank_submissions: --out ") and "notes.txt" in message and "\n" not in message
     assert snapshot(mine) == before
     out = tmp_path / "out"
     assert rank_submissions.main(argv + [str(out)]) == 0
@@ -353,7 +355,7 @@ def test_a_submissions_list_of_a_wrong_shape_is_one_line(fake, capsys, tmp_path,
         return original(self, method, path, *args, **kwargs)
     monkeypatch.setattr(Site, "call", call)
     code, out, err = client(fake.url, capsys, "download", "1", str(comp["phases"][1]["id"]), str(tmp_path / "o"))
-    assert code == 1 and "the submissions of phase" in one_line(err)
+    assert code == 1 and "submissions" in one_line(err) and "phase %s" % comp["phases"][1]["id"] in one_line(err)
     assert not (tmp_path / "o").exists()
 
 
@@ -378,8 +380,7 @@ def test_check_calls_the_real_gold_beside_a_blind_flag_open(fake, capsys, tmp_pa
     assert code == 1
     lines = [line for line in out.splitlines() if "reference data by key" in line]
     # the real gold beside "blind": true is gold, and blind: not even the first phase's is practice data
-    assert len(lines) == 2 and all(line.startswith("OPEN    ") and "gives a visitor the gold" in line
-                                   for line in lines), lines
+    assert len(lines) == 2 and all(line.startswith("OPEN    ") and "gold" in line for line in lines), lines
 
 
 def test_a_fifo_in_the_release_folder_is_refused_without_blocking(tmp_path):
@@ -462,8 +463,8 @@ def test_a_teams_row_naming_no_submission_stops_the_run_and_a_row_naming_one_is_
         rank_submissions.main([str(out_dir), "--ref", str(t6_ref), "--out", str(results), "--teams", str(teams),
                                "--resamples", "10", "--quiet"])
     message = str(stopped.value.code)
-    assert "\n" not in message and "line 3: 'nobody' names no submission of the download" in message
-    assert "nothing was scored" in message and not (results / "t6_st1.csv").exists()
+    assert "\n" not in message and "line 3: 'nobody' " in message  # the row, and what it names
+    assert not (results / "t6_st1.csv").exists()  # stopped before any scoring
     teams.write_bytes("submission,team\njosé,Équipe José\n".encode("cp1252"))
     assert rank_submissions.main([str(out_dir), "--ref", str(t6_ref), "--out", str(results), "--teams", str(teams),
                                   "--resamples", "10", "--quiet"]) == 0
@@ -498,7 +499,8 @@ def test_the_build_refuses_a_phase_folder_that_is_a_link_to_another(tmp_path):
     (reference / "dev").symlink_to("test")
     process = _build(reference, tmp_path / "out")
     assert process.returncode != 0 and "Traceback" not in process.stderr + process.stdout
-    assert "are one folder, through a link" in one_line(process.stderr)
+    line = one_line(process.stderr)  # both phases named
+    assert "Development" in line and "Evaluation" in line and "link" in line
     assert not list((tmp_path / "out").rglob("*.zip"))
 
 
@@ -508,7 +510,7 @@ def test_the_build_refuses_a_copy_of_the_test_items_as_dev_and_a_link_out(tmp_pa
     shutil.copytree(TEST, reference / "dev")
     process = _build(reference, tmp_path / "out")
     assert process.returncode != 0 and "Traceback" not in process.stderr + process.stdout
-    assert "of the later phase Evaluation" in process.stderr
+    assert "Evaluation" in process.stderr and "dev/" in process.stderr  # the later phase, the earlier file
     shutil.rmtree(reference / "dev")
     shutil.copytree(DEV, reference / "dev")
     (reference / "dev" / "notes.txt").symlink_to(ROOT / "README.md")
@@ -545,7 +547,7 @@ def test_the_installed_scorer_refuses_the_blind_stand_in_of_every_track(stand_in
     prediction.write_text("x", encoding="utf-8")
     assert _cli(track, stand_in, prediction) == 1
     line = one_line(capsys.readouterr().err)
-    assert line.startswith("GOLD %s: is a blind phase's stand-in" % stand_in)
+    assert line.startswith("GOLD %s: " % stand_in) and "stand-in" in line
 
 
 @pytest.fixture(scope="module")
@@ -585,12 +587,13 @@ def test_the_nlu_test_input_and_a_prediction_are_not_gold(tmp_path, capsys):
     given = tmp_path / "input.csv"
     shutil.copy(TEST / "aicup2022_nlu_test.csv", given)
     assert _cli("nlu", given, prediction) == 1
-    assert "is a phase's public input" in one_line(capsys.readouterr().err)
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("GOLD %s: " % given) and "public input" in line
     other = tmp_path / "other.csv"
     shutil.copy(prediction, other)
     assert _cli("nlu", other, prediction) == 1  # a prediction (its header id,q,r) given as gold
     err = capsys.readouterr().err
-    assert err.startswith("GOLD %s: line 1: its header is id,q,r, a prediction file" % other), err
+    assert err.startswith("GOLD %s: line 1: " % other) and "id,q,r" in err, err  # the place and what it found
 
 
 def test_a_broken_gold_is_the_golds_problem(tmp_path, capsys):
@@ -601,7 +604,7 @@ def test_a_broken_gold_is_the_golds_problem(tmp_path, capsys):
     assert _cli("t6_st1", gold, prediction) == 1
     err = capsys.readouterr().err
     assert all(line.startswith("GOLD %s: " % gold) for line in err.splitlines()), err
-    assert "not of the prediction" in err and "semeval2021_t6_st1.json:" not in err
+    assert "semeval2021_t6_st1.json:" not in err  # never the prediction's problem
 
 
 def test_rank_submissions_refuses_a_stand_in_as_ref_without_its_flag(stand_in, tmp_path, capsys):
@@ -645,7 +648,7 @@ def test_a_latin1_release_yaml_is_one_line_naming_the_byte(tmp_path):
     path.write_bytes("authors:\n  - name: José\n".encode("latin-1"))
     with pytest.raises(ReleaseError) as raised:
         release_metadata(str(path))
-    assert str(raised.value) == "%s: line 2, byte 23 (0xe9) is not UTF-8; save the file as UTF-8" % path
+    assert str(raised.value).startswith("%s: line 2, byte 23 (0xe9) " % path) and "UTF-8" in str(raised.value)
 
 
 def test_valid_metadata_gives_a_citation_cff_yaml_reads(tmp_path):

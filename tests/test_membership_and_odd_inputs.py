@@ -1,8 +1,8 @@
-"""Hostile round 4 (issue 31): membership oracles, impossible values, line endings.
+"""Membership oracles, impossible values, line endings.
 
 The membership tests change which ids are gold and keep the submission: every output and stream a
 participant can read (exit status, stdout, stderr, scores.txt, scores.json, detailed_results.html)
-must be byte for byte the same. The hostile set (``ROUND4`` in ``tests/attacks.py``) runs
+must be byte for byte the same. The odd inputs (``ODD_INPUTS`` in ``tests/attacks.py``) run
 score.py on the small canary gold: every case ends with one clear line per problem and exit 1, or
 the official scores; no traceback; no canary.
 """
@@ -15,7 +15,7 @@ import pytest
 
 from conftest import assert_clean_failure, run_score
 
-from attacks import CANARY, GOLD, NLU, ROUND4
+from attacks import CANARY, GOLD, NLU, ODD_INPUTS
 
 TEST_IDS = [str(n) for n in range(101, 109)]
 GOLD_ANSWER = '"""the gold q answer""","""the gold r answer"""'
@@ -39,7 +39,7 @@ def submission(answer_of):
 MEMBERSHIP = {
     # every row over the token cap (one-letter words): refused alike
     "every_row_too_long": submission(lambda n: "w " * 5001),
-    # the second half over the cap: was refused only when those ids were gold
+    # the second half over the cap: refused whichever ids are gold
     "half_too_long": submission(lambda n: "w " * 5001 if n >= 4 else "the gold q answer"),
     # under the word bound, over the token cap once tokenized ("don't" -> do, n't)
     "tokens_over_the_cap": submission(lambda n: "don't " * 2600 if n % 2 else "the gold q answer"),
@@ -98,8 +98,8 @@ def test_nlu_tokenizes_every_row_alike(tmp_path, monkeypatch):
     assert seen[0] == seen[1] and seen[0].count("y z") == len(TEST_IDS)
 
 
-@pytest.mark.parametrize("case", ROUND4, ids=[case.name for case in ROUND4])
-def test_round4_hostile_submissions_end_clean(tmp_path, case):
+@pytest.mark.parametrize("case", ODD_INPUTS, ids=[case.name for case in ODD_INPUTS])
+def test_odd_inputs_end_clean(tmp_path, case):
     ref = dict(GOLD, **case.ref)
     run = run_score(tmp_path, ref, case.res)
     text = run.stdout + run.stderr
@@ -135,8 +135,8 @@ def test_the_build_refuses_a_later_phase_s_items_in_an_earlier_phase_s_gold(tmp_
                              capture_output=True, text=True, cwd=str(ROOT))
     assert process.returncode != 0 and "Traceback" not in process.stderr + process.stdout
     ids = ", ".join(repr(meme["id"]) for meme in added)
-    assert ("phase Development: dev/semeval2021_t6_st1.json holds 3 items of the later phase Evaluation (ids %s): "
-            % ids) in process.stderr, process.stderr
+    assert any(line.startswith("phase Development: dev/semeval2021_t6_st1.json ") and "Evaluation" in line
+               and "3 " in line and ids in line for line in process.stderr.splitlines()), process.stderr
     assert not list((tmp_path / "out").rglob("*.zip"))
 
 
@@ -187,15 +187,15 @@ def test_the_build_says_impossible_values_in_one_line(tmp_path):
     process = subprocess.run([sys.executable, str(root / "build_bundle.py"), "--no-check", "--reference-data",
                               str(ROOT / "reference_data")], capture_output=True, text=True)
     assert process.returncode == 1 and "Traceback" not in process.stderr + process.stdout
-    assert "max_submissions must be at most 2147483647 (both platforms store it as a 32-bit integer)" in process.stderr
+    assert "max_submissions" in process.stderr and "2147483647" in process.stderr  # the key and its bound
     text = text.replace(first.split(":")[0] + ": 2147483648", first.split(":")[0] + ": " + "9" * 5000, 1)
     (root / "competition.yaml").write_text(text, encoding="utf-8")
     process = subprocess.run([sys.executable, str(root / "build_bundle.py"), "--no-check", "--reference-data",
                               str(ROOT / "reference_data")], capture_output=True, text=True)
     assert process.returncode == 1 and "Traceback" not in process.stderr + process.stdout
     problem = process.stderr.splitlines()[0]  # (then "build: no zip was written ...")
-    assert ("max_submissions: 9999999999999999999999999999999999999999... is not an integer Python reads" in problem
-            or (sys.version_info < (3, 11) and "max_submissions must be at most 2147483647" in problem)), problem
+    assert ("max_submissions: 9999999999999999999999999999999999999999... " in problem  # the value, cut
+            or (sys.version_info < (3, 11) and "max_submissions" in problem and "2147483647" in problem)), problem
 
 
 def _endings(text, kind):
@@ -232,8 +232,8 @@ def test_a_cr_line_past_the_limit_names_its_line(tmp_path):
 
 
 def test_a_lone_surrogate_in_an_absita_aspect_reaches_the_error_analysis(tmp_path):
-    """Point 6: with --items, an aspect holding a lone surrogate (JSON "\\ud800") made
-    error_analysis.html fail; it is written with the surrogate escaped."""
+    """With --items, an aspect holding a lone surrogate (JSON "\\ud800") is written into
+    error_analysis.html escaped."""
     res = {"evalita2020_absita.ndjson": '{"id_sentence": "r1", "aspects": ["\\\\ud800x"], "polarities": [[1, 0]], '
                                         '"score": 4}\n{"id_sentence": "r2", "aspects": [], "polarities": [], '
                                         '"score": 2}\n'}
@@ -243,7 +243,7 @@ def test_a_lone_surrogate_in_an_absita_aspect_reaches_the_error_analysis(tmp_pat
 
 
 def test_score_locally_says_what_a_named_pipe_is(tmp_path):
-    """Point 6: a path that exists but is neither a file nor a folder is named as such."""
+    """A path that exists but is neither a file nor a folder is named as such."""
     import subprocess
     import sys
     from conftest import ROOT
@@ -252,12 +252,12 @@ def test_score_locally_says_what_a_named_pipe_is(tmp_path):
     process = subprocess.run([sys.executable, str(ROOT / "starting_kit" / "score_locally.py"), str(fifo), "--ref",
                               str(ROOT / "reference_data" / "dev")], capture_output=True, text=True, timeout=60)
     assert process.returncode == 2 and "Traceback" not in process.stderr
-    assert process.stderr.strip() == ("score_locally: %s is not a regular file or a folder; give the submission's zip "
-                                      "file or its folder" % fifo)
+    line = process.stderr.strip()
+    assert "\n" not in line and line.startswith("score_locally: %s " % fifo) and "not a regular file or a folder" in line
 
 
 def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_path):
-    """Point 9: the scores of the files that could be read are not presented as the board's."""
+    """The scores of the files that could be read are not presented as the board's."""
     import html
     from test_hostile import VALID
     run = run_score(tmp_path, GOLD, {"semeval2021_t6_st1.json": VALID["semeval2021_t6_st1.json"],
@@ -267,13 +267,12 @@ def test_a_failed_submission_s_page_says_first_that_nothing_was_recorded(tmp_pat
     assert run.stdout.splitlines()[-1].startswith(FAILED) and "the scores above" in run.stdout.splitlines()[-1]
     page = html.unescape((run.output / "detailed_results.html").read_text(encoding="utf-8"))
     body = page[page.index("<body>"):]
-    assert body.index("This submission failed: nothing was recorded on the leaderboard.") < body.index("Problems")
-    assert "The leaderboard is ordered by this column" not in page and "Not recorded: the submission failed" in page
-    assert "which rank last" not in page
+    assert body.index("This submission failed") < body.index("Problems")  # said first, then why
+    assert "Not recorded" in page and "ordered by this column" not in page  # its scores are not the board's
 
 
 def test_check_format_names_predictions_for_another_phase_first(tmp_path):
-    """Point 10: the kit's check, given Development predictions and the Evaluation phase's public data
+    """The kit's check, given Development predictions and the Evaluation phase's public data
     (the Evaluation phase's kit holds both), says first, for each file, which phase they were made for."""
     import subprocess
     import sys
@@ -295,12 +294,11 @@ def test_check_format_names_predictions_for_another_phase_first(tmp_path):
         if name in names:
             first.setdefault(name, text)
     # every track says it first, whatever its items are (ids, or a positional track's item fingerprints)
-    assert set(first) == names and all(text.startswith("these are predictions for the public_data/dev phase's inputs")
-                                       for text in first.values()), first
+    assert set(first) == names and all("public_data/dev" in text for text in first.values()), first
 
 
 def test_check_format_fails_when_a_file_is_ignored_for_its_name(tmp_path):
-    """Point 11: a file the scoring program ignores (semeval2021_task6_st1.json) means its track is
+    """A file the scoring program ignores (semeval2021_task6_st1.json) means its track is
     not entered: the check exits 1, so a script checking the status sees it."""
     import shutil
     import subprocess
@@ -315,12 +313,12 @@ def test_check_format_fails_when_a_file_is_ignored_for_its_name(tmp_path):
                               "--public", str(tmp_path / "public_data" / "dev")], capture_output=True, text=True,
                              timeout=300)
     assert process.returncode == 1 and "Traceback" not in process.stderr
-    assert process.stderr.strip().splitlines()[-1] == ("check_format: not checked: semeval2021_task6_st1.json (the lines "
-                                                       "above say why); exit status 1")
+    last = process.stderr.strip().splitlines()[-1]  # the file it did not check, and the exit status
+    assert last.startswith("check_format: ") and "semeval2021_task6_st1.json" in last and "exit status 1" in last
 
 
 def test_a_mistyped_yaml_key_or_setting_gets_a_did_you_mean(tmp_path):
-    """Point 11: a near miss names the key it meant, not the 656-character list of every key."""
+    """A near miss names the key it meant, not the 656-character list of every key."""
     import json
     import sys
     import yaml
@@ -336,7 +334,7 @@ def test_a_mistyped_yaml_key_or_setting_gets_a_did_you_mean(tmp_path):
     config["titel"] = config["title"]
     problems = validate(config, str(ROOT / "pages"), str(ROOT / "reference_data"), TRACKS, LOWER_IS_BETTER)
     typo = [p for p in problems if "'max_submision'" in p]
-    assert typo and "rename it (did you mean 'max_submissions'?)" in typo[0] and len(typo[0]) < 200, typo
+    assert typo and "'max_submissions'?" in typo[0] and len(typo[0]) < 200, typo
     assert any("'titel' (did you mean 'title'?)" in p for p in problems), problems
     (tmp_path / "scoring_config.json").write_text(json.dumps({"nlu_max_answer_token": 10}), encoding="utf-8")
     with pytest.raises(ReferenceDataError) as error:
@@ -345,7 +343,7 @@ def test_a_mistyped_yaml_key_or_setting_gets_a_did_you_mean(tmp_path):
 
 
 def test_a_one_track_competition_made_by_deleting_columns_is_told_what_to_mark(tmp_path):
-    """Point 8: deleting the other tracks' columns may delete selection_default; the build says none is
+    """Deleting the other tracks' columns may delete selection_default; the build says none is
     left and which column to mark; and it names a description that speaks of tasks not hosted."""
     import sys
     import yaml
@@ -360,15 +358,15 @@ def test_a_one_track_competition_made_by_deleting_columns_is_told_what_to_mark(t
         del columns[key]
     problems = validate(config, str(ROOT / "pages"), str(ROOT / "reference_data"), TRACKS, LOWER_IS_BETTER)
     first = min(columns, key=lambda key: columns[key]["rank"])
-    assert ("competition.yaml: no column has a selection_default (the column the board is ranked by); add "
-            "selection_default: 1 to one column, e.g. %s (the lowest rank)" % first) in problems, problems
+    assert any(p.startswith("competition.yaml: ") and "selection_default" in p and first in p
+               for p in problems), problems  # the key to set, and the column to set it on
     flc = [track for track in TRACKS if track.name == "flc"]
     lines = pages_to_edit(config, str(ROOT / "pages"), flc, TRACKS)
     assert any(line.startswith("competition.yaml: description speaks of 'SemEval-2021'") for line in lines), lines
 
 
 def test_score_locally_names_predictions_for_another_phase_first(tmp_path):
-    """Point 10: score_locally.py in a kit (public_data/<phase> beside it) names the phase whose
+    """Score_locally.py in a kit (public_data/<phase> beside it) names the phase whose
     inputs the predictions were made for, first, as the platform does."""
     import shutil
     import subprocess
@@ -390,5 +388,4 @@ def test_score_locally_names_predictions_for_another_phase_first(tmp_path):
     for line in process.stderr.splitlines():
         name, _, text = line.partition(": ")
         first.setdefault(name, text)
-    assert first["semeval2021_t6_st1.json"].startswith("these are predictions for the public_data/test phase's inputs")
-    assert first["aicup2022_nlu.csv"].startswith("these are predictions for the public_data/test phase's inputs")
+    assert "public_data/test" in first["semeval2021_t6_st1.json"] and "public_data/test" in first["aicup2022_nlu.csv"]
