@@ -13,7 +13,7 @@ from .measuring import MIB, ROOT
 from .platform_runs import verdict
 
 NAME = "memory"
-HEADER = "## Memory: valid and hostile inputs (issue 13)"
+HEADER = "## Memory: valid and hostile inputs"
 ALONE = False  # its valid rows are the platform runs'
 
 

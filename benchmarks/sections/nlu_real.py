@@ -21,13 +21,13 @@ from .measuring import (BY_NAME, MIB, ROOT, TRACKS, built_phase_extras, folder_s
                         measure, measure_all, oracle, program_copy, python_default_env)
 
 NAME = "nlu"
-HEADER = "## nlu on the real data (issue 23)"
+HEADER = "## nlu on the real data"
 ALONE = True
 
 REAL_NLU_CPU_S = 0.3  # the real prize-winning nlu file, the gold as built: CPU seconds
 NLU_DATA = os.path.join(ROOT, "..", "shared", "data", "aidea_nlu")
 NLU_GOLD = "train_answers_subset_1598ids.csv"
-# Today's code for the comparisons: main when issue 23 started (before the faster tokenizer).
+# The code the comparisons are against: the scorer before the linear tokenizer.
 NLU_BASELINE_COMMIT = "d201b48"
 HOSTILE_NLU_ANSWER = "A. " * 33000  # 99,000 characters, under the 100,000-character cap
 # Answers under the character cap that the word bound lets through, tokenized: the slowest found.
@@ -94,7 +94,7 @@ def _scores_json(output):
 
 
 def nlu_real(repeat, folder, program, rescore_count=30):
-    """Issue 23's targets on the real AI CUP 2022 data (../shared/data/aidea_nlu): None without it."""
+    """The nlu targets on the real AI CUP 2022 data (../shared/data/aidea_nlu): None without it."""
     if not os.path.isdir(NLU_DATA):
         return None
     env = python_default_env()

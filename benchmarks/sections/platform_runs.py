@@ -179,6 +179,6 @@ def targets(rows, args):
                  if scale == 10 and (track, 1) in by], GROWTH),
         verdict("peak RSS ≤ 2 × input + 50 MB (valid inputs, every track; ratio to that limit)",
                 [("%s ×%d" % key, r["score_mb"] / (2 * r["input_mb"] + 50)) for key, r in by.items()], 1.0),
-        "- for information, no longer targets (issue 29: they measured generated ×10 and ×100 inputs "
+        "- for information, not targets (they measure generated ×10 and ×100 inputs "
         "no user waits on): time / parse floor, the naive span oracle at ×10 flc, nlu's total / "
         "tokenization; their columns stay in the table above."]

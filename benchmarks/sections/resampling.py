@@ -11,7 +11,7 @@ import time
 from .measuring import ROOT, SETTINGS, TRACKS, built_phase_extras, input_folder
 
 NAME = "resampling"
-HEADER = "## Resampling (the organisers' results, issue 17)"
+HEADER = "## Resampling (the organisers' results)"
 ALONE = True
 
 

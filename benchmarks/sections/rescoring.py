@@ -15,7 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from .measuring import ROOT, TRACKS, built_phase_extras, input_folder, load_average
 
 NAME = "rescoring"
-HEADER = "## Re-scoring after the Test phase (the organisers' results, issue 25)"
+HEADER = "## Re-scoring after the Test phase (the organisers' results)"
 ALONE = True
 
 RESCORING_TARGET_S = 45
