@@ -171,11 +171,23 @@ class Build:
         self.stdout = stdout
 
 
+# A folder for the session's build (``dist/`` and its output ``build.log``) in place of a temporary
+# one: the test that adds tracks to a copy checks the build its registry-driven tests made there.
+BUILD_FOLDER = "TEST_REPOSITORY_BUILD_FOLDER"
+
+
 @pytest.fixture(scope="session")
 def repository_build(tmp_path_factory) -> Build:
-    out = tmp_path_factory.mktemp("repository-build")
+    folder = os.environ.get(BUILD_FOLDER)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        out = Path(folder) / "dist"
+    else:
+        out = tmp_path_factory.mktemp("repository-build")
     process = subprocess.run([sys.executable, str(ROOT / "build_bundle.py"), "--out", str(out)],
                              capture_output=True, text=True, cwd=str(ROOT))
+    if folder:
+        Path(folder, "build.log").write_text(process.stdout + process.stderr, encoding="utf-8")
     assert process.returncode == 0, process.stdout + process.stderr
     return Build(out, process.stdout)
 

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import ROOT
 
-pytestmark = pytest.mark.registry  # follows the registry: run in a copy with a seventh track
+pytestmark = pytest.mark.registry  # follows the registry: run in a copy with new tracks added
 
 PROGRAM = ROOT / "scoring_program"
 SCORER = PROGRAM / "scorer"

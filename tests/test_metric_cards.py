@@ -24,7 +24,7 @@ from conftest import PROGRAM, ROOT, nltk_data_dir, parse_scores_v15
 from registry_inputs import sections, worked_example
 from scorer.tracks.registry import TRACKS
 
-pytestmark = pytest.mark.registry  # follows the registry: run in a copy with a seventh track
+pytestmark = pytest.mark.registry  # follows the registry: run in a copy with new tracks added
 
 TEMPLATE = ["Definition", "Inputs", "Submission format", "Baseline", "Outputs", "Example",
             "Refusals and warnings", "Fidelity", "Citation"]

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "scoring_program"))
 
 from scorer.tracks.registry import TRACKS  # noqa: E402
 
-pytestmark = pytest.mark.registry  # follows the registry: run in a copy with a seventh track
+pytestmark = pytest.mark.registry  # follows the registry: run in a copy with new tracks added
 
 SKIPPED = {"tests", ".venv", ".git", "__pycache__", "dist", "build", ".pytest_cache"}
 

@@ -1,4 +1,4 @@
-"""Track ``toy``: a seventh track for the test that adds one (tests/test_adding_a_track.py).
+"""Track ``toy``: a track of one label per sentence, for the test that adds tracks (tests/test_adding_a_track.py).
 
 One label per sentence, "yes" or "no"; ``toy_accuracy`` is the share of sentences whose label is
 the gold's. Files: a JSON list ``[{"id", "text", "label"}, ...]`` named ``toy_labels.json`` (gold in
@@ -15,6 +15,7 @@ import random
 from typing import Any, Dict, List, Optional
 
 from ..readers.options import Options, other_phase_ids
+from ..machinery.item_digests import digest
 from ..machinery.per_item import ItemStatistics, ScalarOps, column_totals
 from ..readers.problems import Problems, reading_reference
 from ..machinery.public_input import MemeList, read_json, write_json
@@ -58,6 +59,14 @@ def score(gold_path: str, submission_path: str, name: str, options: Options, ref
     return TrackResult(track=NAME, title=TITLE, scores=aggregate(statistics, column_totals(statistics)),
                        details={"sentences": len(gold)}, warnings=problems.warnings, statistics=statistics,
                        item_noun="sentence")
+
+
+def prediction_digests(submission_path: str, name: str, options: Options) -> Dict[str, bytes]:
+    """Sentence id -> the digest of its label, as the scorer reads it (the copy detection's items)."""
+    problems = Problems(name)
+    labels = _read(submission_path, name, options.max_file_bytes, problems)
+    problems.raise_if_any()
+    return {identifier: digest(label) for identifier, label in labels.items()}
 
 
 # --- the scores from the column totals of the per-item statistics (one row per sentence) -------------
