@@ -86,7 +86,8 @@ class FakeCodabench:
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
         # the storage (S3) is another origin, as AWS_S3_ENDPOINT_URL is the site's: the same server here
         self.storage_url = "http://localhost:%d" % self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # (a short poll: shutdown() waits for the loop's next poll, 0.5 s by default, at every test's end)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
         self.thread.start()
 
     def stop(self):

@@ -129,7 +129,7 @@ class Hostile:
 
         self.server = Quiet(("127.0.0.1", 0), Handler)
         self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True).start()
 
     def json(self, path, value, status=200):
         self.routes[path] = (status, {"Content-Type": "application/json"}, json.dumps(value).encode("utf-8"))
